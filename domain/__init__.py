@@ -1,0 +1,1 @@
+"""Pure, deterministic game logic: no I/O, no clock, no global random."""

@@ -1,0 +1,110 @@
+"""The uniform surface every game implements, and the values that cross it.
+
+A game is a module with:
+
+- `GAME_ID: str`, `RULES_VERSION: str`
+- `Setup`: a pydantic model with at least `players: list[str]` (seat order)
+- `initial_state(setup, rng) -> State`            (called when the host opens the match)
+- `decide(state, command) -> list[Event]`         (raises RuleViolation, emits nothing then)
+- `evolve(state, event) -> State`                 (pure, total, never validates)
+- `round_of(state) -> int`                        (the match-wide round now open, monotonic)
+- `finished(state) -> bool`                       (nothing but host bookkeeping can follow)
+- `results(state) -> dict`                        (outcome, ranks and game details)
+- `summarize(events, viewer) -> dict`             (a readable fold of the events a viewer saw)
+
+`summarize` receives only events the viewer may see, so it cannot leak by construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from domain.rng import Rng
+
+PUBLIC = "public"
+HOST = "host"
+SYSTEM = "system"
+
+EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class Command:
+    """What an actor asks for. `garnets` holds the live season balance of every player
+    of the match, filled in by the application so that rules can check spends."""
+
+    name: str
+    actor: str
+    args: Mapping[str, Any] = EMPTY
+    garnets: Mapping[str, int] = EMPTY
+
+
+@dataclass(frozen=True)
+class Posting:
+    """A change to the season ledger caused by a match event.
+
+    asset: `garnets`, `tol`, `opal`, `moe`, `ec` (named Elimination Candidate),
+    `dm_entrant` (sent to a Death Match without being the EC), `trade_freeze` (+1 starts,
+    -1 ends a freeze on garnet trades for that player)."""
+
+    player: str
+    asset: str
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Event:
+    """A domain event as the rules see it.
+
+    audience: PUBLIC (everyone), HOST (host only) or a tuple of player ids (those players
+    and the host). Anything not public is sealed whole in the log: kind, actor and data.
+    """
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    audience: str | tuple[str, ...] = PUBLIC
+    actor: str = SYSTEM
+    postings: tuple[Posting, ...] = ()
+
+    def seen_by(self, viewer: str) -> bool:
+        if viewer == HOST or self.audience == PUBLIC:
+            return True
+        return isinstance(self.audience, tuple) and viewer in self.audience
+
+
+def to_player(player: str, kind: str, actor: str = SYSTEM, **data: Any) -> Event:
+    return Event(kind, data, audience=(player,), actor=actor)
+
+
+def to_host(kind: str, actor: str = SYSTEM, **data: Any) -> Event:
+    return Event(kind, data, audience=HOST, actor=actor)
+
+
+def to_all(kind: str, actor: str = SYSTEM, **data: Any) -> Event:
+    return Event(kind, data, audience=PUBLIC, actor=actor)
+
+
+class SetupBase(BaseModel):
+    """Every game's Setup names its players in seat order."""
+
+    players: list[str]
+
+
+class Game(Protocol):
+    GAME_ID: str
+    RULES_VERSION: str
+    Setup: type[SetupBase]
+
+    def initial_state(self, setup: Any, rng: Rng) -> Any: ...
+    def decide(self, state: Any, command: Command) -> list[Event]: ...
+    def evolve(self, state: Any, event: Event) -> Any: ...
+    def round_of(self, state: Any) -> int: ...
+    def finished(self, state: Any) -> bool: ...
+    def results(self, state: Any) -> dict[str, Any]: ...
+    def summarize(self, events: Sequence[Event], viewer: str) -> dict[str, Any]: ...

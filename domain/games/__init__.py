@@ -1,0 +1,24 @@
+"""The registry of games by their game id."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from domain.decider import Game
+from domain.errors import RuleViolation
+
+_MODULES = {
+    "kings_court": "domain.games.kings_court",
+}
+
+
+def get_game(game_id: str) -> Game:
+    try:
+        return import_module(_MODULES[game_id])  # type: ignore[return-value]
+    except KeyError:
+        known = ", ".join(sorted(_MODULES))
+        raise RuleViolation("unknown_game", f"no game {game_id!r}; known: {known}") from None
+
+
+def game_ids() -> list[str]:
+    return sorted(_MODULES)
