@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Protocol
 
 from pydantic import BaseModel
@@ -30,9 +29,6 @@ PUBLIC = "public"
 HOST = "host"
 SYSTEM = "system"
 
-EMPTY: Mapping[str, Any] = MappingProxyType({})
-
-
 @dataclass(frozen=True)
 class Command:
     """What an actor asks for. `garnets` holds the live season balance of every player
@@ -40,8 +36,8 @@ class Command:
 
     name: str
     actor: str
-    args: Mapping[str, Any] = EMPTY
-    garnets: Mapping[str, int] = EMPTY
+    args: Mapping[str, Any] = field(default_factory=dict)
+    garnets: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -78,15 +74,15 @@ class Event:
         return isinstance(self.audience, tuple) and viewer in self.audience
 
 
-def to_player(player: str, kind: str, actor: str = SYSTEM, **data: Any) -> Event:
-    return Event(kind, data, audience=(player,), actor=actor)
+def to_player(recipient: str, kind: str, /, actor: str = SYSTEM, **data: Any) -> Event:
+    return Event(kind, data, audience=(recipient,), actor=actor)
 
 
-def to_host(kind: str, actor: str = SYSTEM, **data: Any) -> Event:
+def to_host(kind: str, /, actor: str = SYSTEM, **data: Any) -> Event:
     return Event(kind, data, audience=HOST, actor=actor)
 
 
-def to_all(kind: str, actor: str = SYSTEM, **data: Any) -> Event:
+def to_all(kind: str, /, actor: str = SYSTEM, **data: Any) -> Event:
     return Event(kind, data, audience=PUBLIC, actor=actor)
 
 

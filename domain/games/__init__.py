@@ -20,5 +20,10 @@ def get_game(game_id: str) -> Game:
         raise RuleViolation("unknown_game", f"no game {game_id!r}; known: {known}") from None
 
 
+def register_game(game_id: str, module: str) -> None:
+    """Make another decider module playable (tests use this for a fake game)."""
+    _MODULES[game_id] = module
+
+
 def game_ids() -> list[str]:
     return sorted(_MODULES)

@@ -1,0 +1,1 @@
+"""What an auditor checks offline: Merkle proofs, signed checkpoints, the host's keys."""

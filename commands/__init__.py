@@ -1,0 +1,1 @@
+"""The write side: the application service, its handlers and entry points (CLI)."""

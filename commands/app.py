@@ -1,0 +1,147 @@
+"""The application service: every command is load -> decide -> one atomic save."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+
+from domain.decider import HOST, Command
+from domain.envelope import salt
+from domain.errors import RuleViolation
+from domain.match import Match, parse_salt_key
+from domain.records import may_see, shown
+from domain.season import Season
+from commands.store import database_url, persistence_env
+
+RETRIES = 20
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What a submitter keeps: proof of what they sent and that it is in the log."""
+
+    match: str
+    seq: int
+    hash: str
+    salts: dict[int, str]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"match": self.match, "seq": self.seq, "hash": self.hash,
+                "salts": {str(i): s for i, s in self.salts.items()}}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    match: str
+    seqs: list[int]
+    receipt: Receipt | None
+    told: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Arbiter(Application):
+    name = "arbiter"
+
+    def __init__(self, url: str | None = None, env: Mapping[str, str] | None = None) -> None:
+        settings = persistence_env(database_url(url))
+        settings.update(env or {})
+        super().__init__(env=settings)
+
+    # -- seasons --------------------------------------------------------------------------
+
+    def create_season(self, name: str) -> None:
+        if not isinstance(name, str) or not name.strip():
+            raise RuleViolation("invalid_season", "a season needs a name")
+        try:
+            self.save(Season(name=name))
+        except IntegrityError:
+            raise RuleViolation("season_exists", f"season {name!r} exists already") from None
+
+    def season(self, name: str) -> Season:
+        try:
+            return self.repository.get(Season.create_id(name))
+        except AggregateNotFoundError:
+            raise RuleViolation("unknown_season", f"no season {name!r}") from None
+
+    def register(self, season: str, player: str) -> None:
+        self._retrying(lambda: self._season_act(season, lambda s: s.register(player)))
+
+    def grant(self, season: str, player: str, asset: str, amount: int, reason: str) -> None:
+        self._retrying(
+            lambda: self._season_act(season, lambda s: s.grant(player, asset, amount, reason)))
+
+    def transfer(self, season: str, giver: str, receiver: str, amount: int,
+                 reason: str) -> None:
+        self._retrying(lambda: self._season_act(
+            season, lambda s: s.transfer(giver, receiver, amount, reason)))
+
+    def _season_act(self, name: str, act) -> None:
+        season = self.season(name)
+        act(season)
+        self.save(season)
+
+    # -- matches --------------------------------------------------------------------------
+
+    def match(self, match_id: str, version: int | None = None) -> Match:
+        try:
+            match = self.repository.get(Match.create_id(match_id), version=version)
+        except AggregateNotFoundError:
+            raise RuleViolation("unknown_match", f"no match {match_id!r}") from None
+        return match
+
+    def create_match(self, *, match_id: str, season: str, game: str, setup: Mapping[str, Any],
+                     host_seed: str, salt_key: str, at: str | None = None) -> Outcome:
+        def attempt() -> Outcome:
+            if Match.create_id(match_id) in self.repository:
+                raise RuleViolation("match_exists", f"match {match_id!r} exists already")
+            the_season = self.season(season)
+            players = list(setup.get("players") or [])
+            the_season.add_match(match_id, game, players)
+            match = Match.configure(match_id=match_id, season=season, game_id=game,
+                                    setup=setup, host_seed=host_seed, salt_key=salt_key,
+                                    garnets=the_season.garnets(players), at=at)
+            self.save(match, the_season)
+            return self._outcome(match, HOST, [1, 2])
+
+        return self._retrying(attempt)
+
+    def submit(self, match_id: str, actor: str, name: str, args: Mapping[str, Any] | None = None,
+               *, at: str | None = None, command_id: str | None = None) -> Outcome:
+        """One command from `actor`. A command id seen before returns the first answer."""
+
+        def attempt() -> Outcome:
+            match = self.match(match_id)
+            season = self.season(match.season)
+            command = Command(name, actor, dict(args or {}), season.garnets(match.players))
+            before = match.version
+            seqs = match.handle(command, at=at, command_id=command_id)
+            for seq in range(before + 1, match.version + 1):
+                season.post(match_id, seq, match.records[seq - 1]["postings"])
+            self.save(match, season)
+            return self._outcome(match, actor, seqs)
+
+        return self._retrying(attempt)
+
+    def _outcome(self, match: Match, actor: str, seqs: list[int]) -> Outcome:
+        records = [match.records[s - 1] for s in seqs]
+        first = records[0]
+        own = [i for i, part in enumerate(first["parts"])
+               if actor == HOST or (isinstance(part["audience"], list)
+                                    and actor in part["audience"])]
+        key = parse_salt_key(match.salt_key)
+        receipt = Receipt(match.match_id, first["entry"]["seq"], first["entry"]["hash"],
+                          {i: salt(key, first["entry"]["seq"], i).hex() for i in own})
+        told = [shown(r) for r in records if may_see(r, actor)]
+        return Outcome(match.match_id, seqs, receipt, told)
+
+    def _retrying(self, attempt):
+        """Optimistic concurrency: a stale write is retried as a whole command."""
+        for _ in range(RETRIES - 1):
+            try:
+                return attempt()
+            except IntegrityError:
+                continue
+        return attempt()

@@ -1,0 +1,68 @@
+"""The match log's envelope: salted commitments for sealed parts and the hash chain.
+
+An entry (what the chain hashes and the public log shows):
+    {"v", "match", "seq", "round", "prev", "kind", "actor", "at", "public", "seals"}
+A public entry fills kind, actor, at and public. A sealed entry leaves them null: its kind,
+actor, time, audience and data travel inside its first sealed part, so the public learns
+only that an entry exists. `hash` = SHA-256(EVENT_PREFIX + canonical(entry without hash));
+the Merkle leaf of an entry is that same canonical text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Sequence
+from typing import Any
+
+from domain.canonical import canonical
+
+VERSION = 1
+EVENT_PREFIX = b"arbiter/event/v1\n"
+SEAL_PREFIX = b"arbiter/seal/v1\n"
+GENESIS_PREV = "0" * 64
+
+
+def salt(salt_key: bytes, seq: int, index: int) -> bytes:
+    """Unguessable but reproducible: HMAC-SHA256 under the match's salt key."""
+    return hmac.new(salt_key, f"{seq}|{index}".encode(), hashlib.sha256).digest()
+
+
+def commitment(salt_bytes: bytes, part: dict[str, Any]) -> str:
+    return hashlib.sha256(SEAL_PREFIX + salt_bytes + canonical(part)).hexdigest()
+
+
+def entry_bytes(entry: dict[str, Any]) -> bytes:
+    """The canonical text an entry's hash covers (and its Merkle leaf)."""
+    return canonical({k: v for k, v in entry.items() if k != "hash"})
+
+
+def entry_hash(entry: dict[str, Any]) -> str:
+    return hashlib.sha256(EVENT_PREFIX + entry_bytes(entry)).hexdigest()
+
+
+def seal_entry(
+    *,
+    match: str,
+    seq: int,
+    round: int | None,
+    prev: str,
+    salt_key: bytes,
+    public: dict[str, Any] | None,
+    parts: Sequence[dict[str, Any]],
+) -> dict[str, Any]:
+    """Build and hash one entry. `public` is {kind, actor, at, data} or None when sealed."""
+    entry: dict[str, Any] = {
+        "v": VERSION,
+        "match": match,
+        "seq": seq,
+        "round": round,
+        "prev": prev,
+        "kind": public["kind"] if public else None,
+        "actor": public["actor"] if public else None,
+        "at": public["at"] if public else None,
+        "public": public["data"] if public else None,
+        "seals": [commitment(salt(salt_key, seq, i), part) for i, part in enumerate(parts)],
+    }
+    entry["hash"] = entry_hash(entry)
+    return entry

@@ -1,0 +1,372 @@
+"""The match aggregate: one event stream per match, any game's decider run the same way.
+
+Every accepted command appends a `command` entry (what was sent, sealed to its sender unless
+the host sent it) followed by the `fact` entries the rules decided. Each entry is one stored
+event, so an entry's seq is the aggregate version. State is never stored: replay folds the
+game's `evolve` over the facts, exactly as the live match did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import Aggregate, event
+from pydantic import ValidationError
+
+from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event
+from domain.envelope import GENESIS_PREV, seal_entry
+from domain.errors import RuleViolation
+from domain.games import get_game
+from domain.records import audience_of, posting_dict, to_event
+from domain.rng import Rng, match_seed, seed_commitment
+
+CONFIGURED, OPEN, ENDED = "configured", "open", "ended"
+MATCH_COMMANDS = ("contribute", "open_match", "set_deadline", "correct", "end")
+
+
+class Match(Aggregate):
+    @staticmethod
+    def create_id(match_id: str) -> UUID:
+        return uuid5(NAMESPACE_URL, f"arbiter/match/{match_id}")
+
+    @event("Created")
+    def __init__(self, match_id: str, season: str, game_id: str, salt_key: str, record: dict):
+        self.match_id = match_id
+        self.season = season
+        self.game_id = game_id
+        self.salt_key = salt_key
+        self.records: list[dict] = []
+        self.phase = CONFIGURED
+        self.players: list[str] = []
+        self.setup: Any = None
+        self.host_seed = ""
+        self.contributions: dict[str, str] = {}
+        self.state: Any = None
+        self.handled: dict[str, list[int]] = {}
+        self.voided: set[int] = set()
+        self._apply(record)
+
+    # -- creating -------------------------------------------------------------------------
+
+    @classmethod
+    def configure(
+        cls,
+        *,
+        match_id: str,
+        season: str,
+        game_id: str,
+        setup: Mapping[str, Any],
+        host_seed: str,
+        salt_key: str,
+        garnets: Mapping[str, int],
+        at: str | None = None,
+    ) -> Match:
+        """Create the match: a public genesis entry, then the host's sealed setup."""
+        game = get_game(game_id)
+        parsed = parse_setup(game, setup)
+        check_host_seed(host_seed)
+        key = parse_salt_key(salt_key)
+        genesis = seal_entry(
+            match=match_id, seq=1, round=0, prev=GENESIS_PREV, salt_key=key,
+            public=_public("MatchCreated", HOST, at, {
+                "game": game_id,
+                "rules_version": game.RULES_VERSION,
+                "season": season,
+                "players": parsed.players,
+                "seed_commitment": seed_commitment(host_seed),
+            }),
+            parts=[],
+        )
+        record = {"entry": genesis, "parts": [], "postings": [], "role": "meta",
+                  "batch": None, "command_id": None}
+        match = cls(match_id=match_id, season=season, game_id=game_id, salt_key=salt_key,
+                    record=record)
+        secret = Event("SetupCommitted", {
+            "setup": parsed.model_dump(mode="json"),
+            "host_seed": host_seed,
+            "garnets": {p: garnets.get(p, 0) for p in parsed.players},
+        }, audience=HOST, actor=HOST)
+        match._record(secret, role="meta", at=at, batch=1, command_id=None)
+        return match
+
+    # -- commands -------------------------------------------------------------------------
+
+    def handle(self, command: Command, *, at: str | None = None,
+               command_id: str | None = None) -> list[int]:
+        """Run one command; returns the seqs it appended. Raises RuleViolation, appending
+        nothing. A command id already handled returns the original seqs."""
+        if command_id is not None and command_id in self.handled:
+            return self.handled[command_id]
+        self.check_actor_is_known(command.actor)
+        facts = self._decide(command)
+        first = self.version + 1
+        batch_round = self.round
+        self._record_command(command, at, command_id, batch_round)
+        for fact in facts:
+            self._record(fact, role="fact", at=at, batch=first, command_id=command_id,
+                         round=batch_round)
+        if self.phase == OPEN and self.game.finished(self.state):
+            self._end(at, first, command_id, abandoned=None)
+        return list(range(first, self.version + 1))
+
+    def _decide(self, command: Command) -> list[Event]:
+        if self.phase == ENDED:
+            raise RuleViolation("match_over" if command.actor != HOST else "wrong_state",
+                                "the match has ended")
+        if command.name in MATCH_COMMANDS:
+            return getattr(self, f"_decide_{command.name}")(command)
+        if self.phase == CONFIGURED:
+            if command.actor == HOST:
+                raise RuleViolation("wrong_state", "the host has not opened the match")
+            raise RuleViolation("match_not_started", "the host has not opened the match")
+        return self.game.decide(self.state, command)
+
+    def _decide_contribute(self, command: Command) -> list[Event]:
+        self.check_actor_is_a_player(command.actor)
+        if self.phase != CONFIGURED:
+            raise RuleViolation("contributions_closed", "the setup has been drawn already")
+        if command.actor in self.contributions:
+            raise RuleViolation("already_contributed", "one contribution per player")
+        text = command.args.get("text")
+        if not isinstance(text, str) or not text:
+            raise RuleViolation("invalid_contribution", "give a non-empty text")
+        return [Event("SeedContributed", {"player": command.actor, "text": text},
+                      actor=command.actor)]
+
+    def _decide_open_match(self, command: Command) -> list[Event]:
+        self.check_actor_is_host(command)
+        if self.phase != CONFIGURED:
+            raise RuleViolation("wrong_state", "the match is open already")
+        seed = self.seed
+        opened = Event("MatchOpened", {"contributions": len(self.contributions)}, actor=HOST)
+        state = self.game.initial_state(self.setup, Rng(self.game_id, seed))
+        return [opened, *self.game.decide(state, command)]
+
+    def _decide_set_deadline(self, command: Command) -> list[Event]:
+        self.check_actor_is_host(command)
+        deadline = command.args.get("deadline")
+        if not isinstance(deadline, str) or not deadline:
+            raise RuleViolation("invalid_deadline", "give the deadline as an ISO 8601 text")
+        return [Event("DeadlineSet", {"round": self.round, "deadline": deadline}, actor=HOST)]
+
+    def _decide_correct(self, command: Command) -> list[Event]:
+        self.check_actor_is_host(command)
+        reason = command.args.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise RuleViolation("reason_required", "a correction needs a reason")
+        if "void" in command.args:
+            seq = command.args["void"]
+            self.check_can_void(seq)
+            return [Event("SubmissionVoided", {"seq": seq, "reason": reason},
+                          audience=HOST, actor=HOST)]
+        player, name = command.args.get("as"), command.args.get("command")
+        if not isinstance(player, str) or not isinstance(name, str):
+            raise RuleViolation("invalid_correction", "give void=SEQ, or as=PLAYER and command")
+        self.check_actor_is_a_player(player)
+        if name in MATCH_COMMANDS:
+            raise RuleViolation("invalid_correction", f"{name} cannot be entered for a player")
+        args = command.args.get("args") or {}
+        if not isinstance(args, Mapping):
+            raise RuleViolation("invalid_correction", "args must be an object")
+        on_behalf = Command(name, player, args, command.garnets)
+        entered = Event("SubmissionEntered", {"player": player, "command": name,
+                                              "args": dict(args), "reason": reason},
+                        audience=HOST, actor=HOST)
+        return [entered, *self._decide(on_behalf)]
+
+    def _decide_end(self, command: Command) -> list[Event]:
+        self.check_actor_is_host(command)
+        reason = command.args.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise RuleViolation("reason_required", "ending a match early needs a reason")
+        return [Event("MatchAbandoned", {"reason": reason}, actor=HOST)]
+
+    # -- guards ---------------------------------------------------------------------------
+
+    def check_actor_is_known(self, actor: str) -> None:
+        if actor not in (HOST, *self.players):
+            raise RuleViolation("unknown_player", f"{actor!r} does not play in this match")
+
+    def check_actor_is_a_player(self, actor: str) -> None:
+        if actor not in self.players:
+            raise RuleViolation("unknown_player", f"{actor!r} does not play in this match")
+
+    def check_actor_is_host(self, command: Command) -> None:
+        if command.actor != HOST:
+            raise RuleViolation("host_only", f"only the host may {command.name}")
+
+    def check_can_void(self, seq: object) -> None:
+        """Only a player's submission with no consequence yet: nothing but other players'
+        submissions since, and no garnets moved."""
+        if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= self.version:
+            raise RuleViolation("unknown_seq", f"no entry {seq!r} in this match")
+        record = self.records[seq - 1]
+        if record["role"] != "command" or record["parts"][0]["actor"] == HOST or record["entry"]["kind"]:
+            raise RuleViolation("not_voidable", "only a player's submission can be voided")
+        if seq in self.voided:
+            raise RuleViolation("not_voidable", f"entry {seq} is voided already")
+        batch = [r for r in self.records if r["batch"] == seq]
+        later_host = any(r["role"] == "command" and r["entry"]["kind"] is not None
+                         for r in self.records[seq:])
+        if later_host or any(r["postings"] for r in batch):
+            raise RuleViolation("not_voidable", f"entry {seq} has had consequences already")
+
+    # -- recording ------------------------------------------------------------------------
+
+    def _record_command(self, command: Command, at: str | None, command_id: str | None,
+                        round: int) -> None:
+        sent = {"name": command.name, "args": dict(command.args)}
+        context = {"audience": HOST, "kind": "CommandContext", "actor": SYSTEM, "at": at,
+                   "data": {"garnets": dict(command.garnets)}}
+        if command.actor == HOST and command.name != "correct":
+            public, parts = _public("CommandAccepted", HOST, at, sent), [context]
+        else:
+            # A player's submission is theirs alone; a correction may name a player's vote.
+            audience = HOST if command.actor == HOST else [command.actor]
+            own = {"audience": audience, "kind": "CommandAccepted",
+                   "actor": command.actor, "at": at, "data": sent}
+            public, parts = None, [own, context]
+        self._seal_and_append(public, parts, [], role="command", batch=self.version + 1,
+                              command_id=command_id, round=round)
+
+    def _record(self, fact: Event, *, role: str, at: str | None, batch: int,
+                command_id: str | None, round: int | None = None) -> None:
+        postings = [posting_dict(p) for p in fact.postings]
+        if fact.audience == PUBLIC:
+            public, parts = _public(fact.kind, fact.actor, at, dict(fact.data)), []
+        else:
+            public = None
+            parts = [{"audience": audience_of(fact), "kind": fact.kind, "actor": fact.actor,
+                      "at": at, "data": dict(fact.data)}]
+        self._seal_and_append(public, parts, postings, role=role, batch=batch,
+                              command_id=command_id,
+                              round=self.round if round is None else round)
+
+    def _seal_and_append(self, public, parts, postings, *, role, batch, command_id, round):
+        seq = self.version + 1
+        entry = seal_entry(match=self.match_id, seq=seq, round=round,
+                           prev=self.records[-1]["entry"]["hash"],
+                           salt_key=parse_salt_key(self.salt_key), public=public, parts=parts)
+        self._appended(record={"entry": entry, "parts": parts, "postings": postings,
+                               "role": role, "batch": batch, "command_id": command_id})
+
+    def _end(self, at: str | None, batch: int, command_id: str | None,
+             abandoned: str | None) -> None:
+        ended = Event("MatchEnded", {"results": self.game.results(self.state)}, actor=SYSTEM)
+        self._record(ended, role="meta", at=at, batch=batch, command_id=command_id)
+        self._record(self._seed_reveal(), role="meta", at=at, batch=batch,
+                     command_id=command_id)
+
+    def _seed_reveal(self) -> Event:
+        return Event("SeedRevealed", {"host_seed": self.host_seed,
+                                      "contributions": self.contributions,
+                                      "seed": self.seed}, actor=SYSTEM)
+
+    @event("Appended")
+    def _appended(self, record: dict) -> None:
+        self._apply(record)
+
+    # -- evolving -------------------------------------------------------------------------
+
+    def _apply(self, record: dict) -> None:
+        """Fold one record into the match. Runs live and on replay alike."""
+        self.records.append(record)
+        if record["command_id"] is not None and record["role"] == "command":
+            self.handled[record["command_id"]] = [record["entry"]["seq"]]
+        elif record["command_id"] is not None:
+            self.handled[record["command_id"]].append(record["entry"]["seq"])
+        if record["role"] == "command":
+            return
+        fact = to_event(record)
+        if record["role"] == "meta":
+            self._apply_meta(fact)
+        elif fact.kind == "SubmissionVoided":
+            self.voided.add(fact.data["seq"])
+            self.state = self._refold()
+        elif fact.kind == "MatchOpened":
+            self.phase = OPEN
+            self.state = self.game.initial_state(self.setup, Rng(self.game_id, self.seed))
+        elif fact.kind == "SeedContributed":
+            self.contributions[fact.data["player"]] = fact.data["text"]
+        elif fact.kind == "MatchAbandoned":
+            self.phase = ENDED
+        elif fact.kind not in ("DeadlineSet", "SubmissionEntered"):
+            self.state = self.game.evolve(self.state, fact)
+
+    def _apply_meta(self, fact: Event) -> None:
+        if fact.kind == "MatchCreated":
+            self.players = list(fact.data["players"])
+        elif fact.kind == "SetupCommitted":
+            self.setup = self.game.Setup.model_validate(fact.data["setup"])
+            self.host_seed = fact.data["host_seed"]
+        elif fact.kind == "MatchEnded":
+            self.phase = ENDED
+
+    def _refold(self) -> Any:
+        """The game state with voided submissions left out, rebuilt from the opening."""
+        state = None
+        for record in self.records:
+            if record["role"] != "fact" or record["batch"] in self.voided:
+                continue
+            fact = to_event(record)
+            if fact.kind == "MatchOpened":
+                state = self.game.initial_state(self.setup, Rng(self.game_id, self.seed))
+            elif fact.kind not in _MATCH_FACTS:
+                state = self.game.evolve(state, fact)
+        return state
+
+    # -- reading --------------------------------------------------------------------------
+
+    @property
+    def game(self):
+        return get_game(self.game_id)
+
+    @property
+    def seed(self) -> str:
+        return match_seed(self.host_seed, [self.contributions.get(p) for p in self.players])
+
+    @property
+    def round(self) -> int:
+        return 0 if self.state is None else self.game.round_of(self.state)
+
+    @property
+    def ended(self) -> bool:
+        return self.phase == ENDED
+
+    def results(self) -> dict[str, Any] | None:
+        return None if self.state is None else self.game.results(self.state)
+
+
+_MATCH_FACTS = ("SeedContributed", "MatchAbandoned", "DeadlineSet", "SubmissionEntered",
+                "SubmissionVoided")
+
+
+def _public(kind: str, actor: str, at: str | None, data: dict) -> dict[str, Any]:
+    return {"kind": kind, "actor": actor, "at": at, "data": data}
+
+
+def parse_setup(game, setup: Mapping[str, Any]):
+    try:
+        return game.Setup.model_validate(dict(setup))
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "setup"
+        raise RuleViolation("invalid_setup", f"{where}: {first['msg']}") from None
+
+
+def check_host_seed(host_seed: str) -> None:
+    if not isinstance(host_seed, str) or len(host_seed) < 32:
+        raise RuleViolation("invalid_setup",
+                            "host_seed must be a text of at least 32 characters (128 bits)")
+
+
+def parse_salt_key(salt_key: str) -> bytes:
+    try:
+        key = bytes.fromhex(salt_key)
+    except (TypeError, ValueError):
+        key = b""
+    if len(key) != 32:
+        raise RuleViolation("invalid_setup", "salt_key must be 64 hex digits")
+    return key
