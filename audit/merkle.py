@@ -1,0 +1,205 @@
+"""RFC 9162 (RFC 6962) Merkle trees: roots, proofs and their verification.
+
+Plain CT hashing, no sorted pairs and no duplicated last node: a proof must also prove the leaf's
+position ("event #i is at i"). Leaves are the raw leaf inputs; proofs list hashes from the leaf
+level upward.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from hashlib import sha256
+
+HASH_SIZE = 32
+EMPTY_ROOT = sha256(b"").digest()
+_SIZE_LIMIT = 2**64  # sizes are uint64 in CT, C2SP and Go; bigger ones are junk
+
+
+def leaf_hash(data: bytes) -> bytes:
+    """SHA-256(0x00 || data); the prefix keeps a leaf from posing as an inner node."""
+    return sha256(b"\x00" + data).digest()
+
+
+def node_hash(left: bytes, right: bytes) -> bytes:
+    """SHA-256(0x01 || left || right)."""
+    return sha256(b"\x01" + left + right).digest()
+
+
+def root(leaves: Iterable[bytes]) -> bytes:
+    """MTH of the leaves; SHA-256("") when there are none."""
+    hashes = [leaf_hash(data) for data in leaves]
+    return _mth(hashes) if hashes else EMPTY_ROOT
+
+
+def inclusion_proof(index: int, leaves: Sequence[bytes]) -> list[bytes]:
+    """PATH(index, D[n]): the siblings from leaf `index` up to the root."""
+    if not 0 <= index < len(leaves):
+        raise ValueError(f"index {index} is outside a tree of {len(leaves)} leaves")
+    hashes = [leaf_hash(data) for data in leaves]
+    path = []
+    lo, hi = 0, len(hashes)
+    while hi - lo > 1:
+        mid = lo + _split(hi - lo)
+        if index < mid:
+            path.append(_mth(hashes[mid:hi]))
+            hi = mid
+        else:
+            path.append(_mth(hashes[lo:mid]))
+            lo = mid
+    return path[::-1]
+
+
+def consistency_proof(size1: int, leaves: Sequence[bytes]) -> list[bytes]:
+    """PROOF(size1, D[n]): what shows the tree of all `leaves` extends its first `size1`."""
+    if not 0 < size1 <= len(leaves):
+        raise ValueError(f"no consistency proof from size {size1} to size {len(leaves)}")
+    hashes = [leaf_hash(data) for data in leaves]
+    proof = []
+    lo, hi = 0, len(hashes)
+    while size1 != hi:
+        mid = lo + _split(hi - lo)
+        if size1 <= mid:
+            proof.append(_mth(hashes[mid:hi]))
+            hi = mid
+        else:
+            proof.append(_mth(hashes[lo:mid]))
+            lo = mid
+    if lo:  # at lo == 0 the subtree is the old tree itself, whose root the verifier holds
+        proof.append(_mth(hashes[lo:hi]))
+    return proof[::-1]
+
+
+def verify_inclusion(
+    index: int, size: int, leaf_hash: bytes, proof: Sequence[bytes], root: bytes
+) -> bool:
+    """RFC 9162 §2.1.3.2 with the checks real verifiers add; False on any malformed input."""
+    if not (
+        _is_size(index)
+        and _is_size(size)
+        and index < size
+        and _is_hash(leaf_hash)
+        and _is_hash(root)
+        and _is_proof(proof, size.bit_length())
+    ):
+        return False
+    fn, sn, r = index, size - 1, leaf_hash
+    for p in proof:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            r = node_hash(p, r)
+            while not fn & 1 and fn:
+                fn, sn = fn >> 1, sn >> 1
+        else:
+            r = node_hash(r, p)
+        fn, sn = fn >> 1, sn >> 1
+    return sn == 0 and r == root
+
+
+def verify_consistency(
+    size1: int, size2: int, root1: bytes, root2: bytes, proof: Sequence[bytes]
+) -> bool:
+    """RFC 9162 §2.1.4.2 with the checks real verifiers add; False on any malformed input.
+
+    A tree of size 0 proves nothing, so size1 == 0 is refused: a client that pinned an empty
+    tree has nothing to check against.
+    """
+    if not (
+        _is_size(size1)
+        and _is_size(size2)
+        and 0 < size1 <= size2
+        and _is_hash(root1)
+        and _is_hash(root2)
+        and _is_proof(proof, 2 * size2.bit_length())
+    ):
+        return False
+    if size1 == size2:
+        return not proof and root1 == root2
+    if not proof:
+        return False
+    if size1 & (size1 - 1) == 0:  # the old tree is a perfect subtree: its root is the seed
+        proof = [root1, *proof]
+    fn, sn = size1 - 1, size2 - 1
+    while fn & 1:
+        fn, sn = fn >> 1, sn >> 1
+    fr = sr = proof[0]
+    for c in proof[1:]:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            fr, sr = node_hash(c, fr), node_hash(c, sr)
+            while not fn & 1 and fn:
+                fn, sn = fn >> 1, sn >> 1
+        else:
+            sr = node_hash(sr, c)
+        fn, sn = fn >> 1, sn >> 1
+    return sn == 0 and fr == root1 and sr == root2
+
+
+class TreeBuilder:
+    """The root of a log fed one leaf at a time, in O(log n) memory.
+
+    It keeps one perfect-subtree root per set bit of the size, largest first; appending merges
+    equal-sized subtrees like a carry in binary addition. Enough to check the root of a
+    million-event bundle while streaming it.
+    """
+
+    __slots__ = ("_size", "_stack")
+
+    def __init__(self) -> None:
+        self._size = 0
+        self._stack: list[bytes] = []
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    def append(self, leaf_data: bytes) -> None:
+        # sha256 inlined: this is the hot loop of a full-bundle verify.
+        h = sha256(b"\x00" + leaf_data).digest()
+        n = self._size
+        while n & 1:
+            h = sha256(b"\x01" + self._stack.pop() + h).digest()
+            n >>= 1
+        self._stack.append(h)
+        self._size += 1
+
+    def root(self) -> bytes:
+        """MTH of the leaves so far: the subtree roots folded from the right."""
+        if not self._stack:
+            return EMPTY_ROOT
+        acc = self._stack[-1]
+        for h in reversed(self._stack[:-1]):
+            acc = node_hash(h, acc)
+        return acc
+
+
+def _split(n: int) -> int:
+    """k, the largest power of two below n (n > 1): the RFC's left subtree size."""
+    return 1 << ((n - 1).bit_length() - 1)
+
+
+def _mth(hashes: list[bytes]) -> bytes:
+    """MTH over leaf hashes, level by level; an odd last node rises unpaired, which builds the
+    same tree as the RFC's largest-power-of-two split."""
+    while len(hashes) > 1:
+        paired = [node_hash(hashes[i], hashes[i + 1]) for i in range(0, len(hashes) - 1, 2)]
+        hashes = [*paired, hashes[-1]] if len(hashes) % 2 else paired
+    return hashes[0]
+
+
+def _is_size(n: object) -> bool:
+    return isinstance(n, int) and 0 <= n < _SIZE_LIMIT
+
+
+def _is_hash(h: object) -> bool:
+    return isinstance(h, bytes | bytearray) and len(h) == HASH_SIZE
+
+
+def _is_proof(proof: object, max_len: int) -> bool:
+    """A list of hashes no longer than any proof for the size could be (refused before hashing)."""
+    return (
+        isinstance(proof, list | tuple)
+        and len(proof) <= max_len
+        and all(_is_hash(p) for p in proof)
+    )

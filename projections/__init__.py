@@ -1,0 +1,1 @@
+"""The read side: views of a match for a viewer, as of now or of any round."""
