@@ -11,8 +11,8 @@ from collections.abc import Iterable, Sequence
 from hashlib import sha256
 
 HASH_SIZE = 32
+MAX_SIZE = 2**64 - 1  # sizes are uint64 in CT, C2SP and Go; bigger ones are junk
 EMPTY_ROOT = sha256(b"").digest()
-_SIZE_LIMIT = 2**64  # sizes are uint64 in CT, C2SP and Go; bigger ones are junk
 
 
 def leaf_hash(data: bytes) -> bytes:
@@ -189,7 +189,7 @@ def _mth(hashes: list[bytes]) -> bytes:
 
 
 def _is_size(n: object) -> bool:
-    return isinstance(n, int) and 0 <= n < _SIZE_LIMIT
+    return isinstance(n, int) and 0 <= n <= MAX_SIZE
 
 
 def _is_hash(h: object) -> bool:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, InternalError
 
 from domain.decider import HOST, Command
 from domain.envelope import salt
@@ -48,7 +48,14 @@ class Arbiter(Application):
     def __init__(self, url: str | None = None, env: Mapping[str, str] | None = None) -> None:
         settings = persistence_env(database_url(url))
         settings.update(env or {})
-        super().__init__(env=settings)
+        # Workers starting together race on CREATE TABLE IF NOT EXISTS; the loser retries.
+        for attempt in range(5):
+            try:
+                super().__init__(env=settings)
+                return
+            except (InternalError, IntegrityError):
+                if attempt == 4:
+                    raise
 
     # -- seasons --------------------------------------------------------------------------
 

@@ -1,0 +1,75 @@
+"""The host's Ed25519 signing key and its key file.
+
+The file is one line in Go's note signer-key form, so golang.org/x/mod/sumdb/note and other tlog
+tools read it too:
+
+    PRIVATE+KEY+<name>+<hex key ID>+<base64(0x01 || 32-byte Ed25519 seed)>
+
+It is created with mode 0600 and never overwritten.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from audit.notes import ED25519, NoteError, VerifierKey, sign_note
+
+_PREFIX = "PRIVATE+KEY+"
+
+
+class Signer:
+    """A private key with the name its signature lines and verifier key carry."""
+
+    __slots__ = ("_key", "_verifier", "name")
+
+    def __init__(self, name: str, key: Ed25519PrivateKey) -> None:
+        self.name = name
+        self._key = key
+        self._verifier = VerifierKey(name, ED25519, key.public_key().public_bytes_raw())
+
+    def verifier_key(self) -> str:
+        """The vkey string to publish, so anyone can check this host's notes."""
+        return str(self._verifier)
+
+    def sign_note(self, text: str) -> str:
+        """`text` as a note signed by this key."""
+        return sign_note(text, self.name, self._key)
+
+
+def generate(name: str) -> Signer:
+    """A fresh key for `name`, which should be the log's origin (e.g. arbiter.example/season-3)."""
+    return Signer(name, Ed25519PrivateKey.generate())
+
+
+def save(signer: Signer, path: str | os.PathLike[str]) -> None:
+    """Write the key file; refuse to replace one, since a lost host key loses the log's identity."""
+    seed = base64.b64encode(bytes([ED25519]) + signer._key.private_bytes_raw()).decode()
+    line = f"{_PREFIX}{signer.name}+{signer._verifier.key_id.hex()}+{seed}\n"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(line)
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def load(path: str | os.PathLike[str]) -> Signer:
+    """Read a key file written by `save` or by Go's note.GenerateKey."""
+    skey = Path(path).read_text(encoding="utf-8").strip()
+    if not skey.startswith(_PREFIX):
+        raise NoteError("malformed_key", f"{path} does not start with {_PREFIX}")
+    name, _, rest = skey[len(_PREFIX) :].partition("+")
+    key_hash, _, key64 = rest.partition("+")
+    try:
+        typed_seed = base64.b64decode(key64, validate=True)
+    except ValueError:
+        raise NoteError("malformed_key", f"{path}: the key is not base64") from None
+    if typed_seed[:1] != bytes([ED25519]) or len(typed_seed) != 33:
+        raise NoteError("malformed_key", f"{path}: not a type 0x01 (Ed25519) 32-byte seed")
+    signer = Signer(name, Ed25519PrivateKey.from_private_bytes(typed_seed[1:]))
+    if signer._verifier.key_id.hex() != key_hash.lower():
+        raise NoteError("key_hash_mismatch", f"{path} names the wrong key hash")
+    return signer

@@ -1,0 +1,94 @@
+"""Stores for the tests: an SQLite file, and a real PostgreSQL database of their own.
+
+PostgreSQL: the server on 127.0.0.1:5432 (or ARBITER_TEST_PG_URL's server) when it answers;
+otherwise a throwaway server started with pytest-postgresql. Never skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import tempfile
+from collections.abc import Iterator
+from glob import glob
+from urllib.parse import urlparse
+
+import psycopg
+import pytest
+from hypothesis import HealthCheck, settings
+
+from domain.games import register_game
+
+register_game("sealed_bid", "tests.support.sealed_bid")
+
+settings.register_profile("default", max_examples=60, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("long", max_examples=2000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default"))
+
+SERVER_URL = os.environ.get("ARBITER_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def _answers(url: str) -> bool:
+    try:
+        with psycopg.connect(url, connect_timeout=3):
+            return True
+    except psycopg.OperationalError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """A URL of a PostgreSQL server's maintenance database."""
+    if _answers(SERVER_URL):
+        yield SERVER_URL
+        return
+    from pytest_postgresql.executors.proc import PostgreSQLExecutor
+
+    pg_ctl = sorted(glob("/usr/lib/postgresql/*/bin/pg_ctl")) or [shutil.which("pg_ctl")]
+    workdir = tempfile.mkdtemp(prefix="arbiter-pg-")
+    executor = PostgreSQLExecutor(
+        executable=pg_ctl[-1], host="127.0.0.1", port=55432, datadir=f"{workdir}/data",
+        unixsocketdir=workdir, logfile=f"{workdir}/log", startparams="-w", dbname="postgres")
+    with executor:
+        executor.wait_for_postgres()
+        yield "postgresql://postgres@127.0.0.1:55432/postgres"
+
+
+@pytest.fixture
+def pg_url(pg_server: str) -> Iterator[str]:
+    """A fresh database for one test, dropped afterwards."""
+    name = f"arbiter_test_{secrets.token_hex(6)}"
+    with psycopg.connect(pg_server, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    server = urlparse(pg_server)
+    yield server._replace(path=f"/{name}").geturl()
+    with psycopg.connect(pg_server, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path}/arbiter.db"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request) -> str:
+    """Every test that takes this runs on both stores."""
+    if request.param == "sqlite":
+        return request.getfixturevalue("sqlite_url")
+    request.applymarker(pytest.mark.postgres)
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def app(db_url):
+    from commands.app import Arbiter
+
+    application = Arbiter(db_url)
+    yield application
+    application.close()

@@ -1,0 +1,221 @@
+"""The match ledger, told as one story on a small sealed-bid game (tests/support)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.envelope import GENESIS_PREV, commitment, entry_hash, salt
+from domain.errors import RuleViolation
+from domain.match import parse_salt_key
+from projections.views import view
+
+PLAYERS = ["ann", "bob", "cy"]
+SEED = "s" * 40
+SALT_KEY = "ab" * 32
+
+
+def new_match(app, match_id="m1", garnets=(5, 1, 0)):
+    app.create_season("spring")
+    for player, amount in zip(PLAYERS, garnets, strict=True):
+        app.register("spring", player)
+        if amount:
+            app.grant("spring", player, "garnets", amount, "starting purse")
+    app.create_match(match_id=match_id, season="spring", game="sealed_bid",
+                     setup={"players": PLAYERS}, host_seed=SEED, salt_key=SALT_KEY)
+
+
+def refused(code, call, *args, **kwargs):
+    with pytest.raises(RuleViolation) as caught:
+        call(*args, **kwargs)
+    assert caught.value.code == code
+    return caught.value
+
+
+def test_a_match_from_creation_to_the_seed_reveal(app):
+    # Create the season and the match: two entries, public genesis and the sealed setup.
+    new_match(app)
+    match = app.match("m1")
+    assert match.version == 2
+    assert match.records[0]["entry"]["kind"] == "MatchCreated"
+    assert match.records[1]["entry"]["kind"] is None  # the setup is sealed
+
+    # Before the host opens the match, players are told so; strangers are not players.
+    refused("match_not_started", app.submit, "m1", "ann", "bid", {"amount": 3})
+    refused("unknown_player", app.submit, "m1", "zed", "bid", {"amount": 3})
+    refused("host_only", app.submit, "m1", "ann", "open_match")
+    assert app.match("m1").version == 2
+
+    # Open it; bids replace each other and the last one counts.
+    app.submit("m1", "host", "open_match")
+    app.submit("m1", "ann", "bid", {"amount": 3})
+    app.submit("m1", "ann", "bid", {"amount": 7})
+    app.submit("m1", "bob", "bid", {"amount": 5})
+    assert app.match("m1").state.bids == {"ann": 7, "bob": 5}
+
+    # A spend is debited with its match event; one the player cannot afford changes nothing.
+    before = app.match("m1").version
+    refused("insufficient_garnets", app.submit, "m1", "bob", "hint")
+    assert app.match("m1").version == before
+    assert app.season("spring").balances["bob"]["garnets"] == 1
+    told = app.submit("m1", "ann", "hint").told
+    assert [e["kind"] for e in told] == ["CommandAccepted", "HintGiven"]
+    assert app.season("spring").balances["ann"]["garnets"] == 3
+
+    # Closing round 1: ann wins it; cy missed the bid but has no garnet to lose.
+    app.submit("m1", "host", "close_round")
+    assert app.season("spring").balances["cy"]["garnets"] == 0
+    # Round 2: nobody bids; ann (3) and bob (1) lose one garnet each; ann is champion.
+    app.submit("m1", "host", "close_round")
+    season = app.season("spring")
+    assert season.balances["ann"] == {"garnets": 2, "tol": 1, "opal": 0, "moe": 0, "ec": 0,
+                                      "dm_entrant": 0}
+    assert season.balances["bob"]["garnets"] == 0
+    assert season.history[-1]["cause"]["match"] == "m1"
+
+    # The match ended by itself and revealed the seed; nothing more is accepted.
+    match = app.match("m1")
+    assert match.ended
+    assert [r["entry"]["kind"] for r in match.records[-2:]] == ["MatchEnded", "SeedRevealed"]
+    assert match.records[-1]["entry"]["public"]["host_seed"] == SEED
+    refused("match_over", app.submit, "m1", "ann", "bid", {"amount": 1})
+    refused("wrong_state", app.submit, "m1", "host", "close_round")
+
+
+def test_the_chain_links_every_entry_and_every_hash_recomputes(app):
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    app.submit("m1", "bob", "bid", {"amount": 2})
+    prev = GENESIS_PREV
+    for seq, record in enumerate(app.match("m1").records, 1):
+        entry = record["entry"]
+        assert (entry["seq"], entry["prev"]) == (seq, prev)
+        assert entry_hash(entry) == entry["hash"]
+        prev = entry["hash"]
+
+
+def test_a_sealed_entry_shows_the_public_only_that_it_exists(app):
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    outcome = app.submit("m1", "bob", "bid", {"amount": 2})
+    entry = app.match("m1").records[outcome.seqs[0] - 1]["entry"]
+    assert {k for k, v in entry.items() if v is not None} == {
+        "v", "match", "seq", "round", "prev", "seals", "hash"}
+    assert "2" not in str(entry["public"]) and "bob" not in str(entry)
+
+
+def test_a_receipt_opens_the_submitters_own_sealed_part(app):
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    outcome = app.submit("m1", "bob", "bid", {"amount": 4})
+    record = app.match("m1").records[outcome.receipt.seq - 1]
+    assert outcome.receipt.hash == record["entry"]["hash"]
+    assert list(outcome.receipt.salts) == [0]  # the host-only context is not bob's
+    part = record["parts"][0]
+    assert part["data"] == {"name": "bid", "args": {"amount": 4}}
+    opened = commitment(bytes.fromhex(outcome.receipt.salts[0]), part)
+    assert opened == record["entry"]["seals"][0]
+    assert salt(parse_salt_key(SALT_KEY), outcome.receipt.seq, 0).hex() == \
+        outcome.receipt.salts[0]
+
+
+def test_a_repeated_command_id_is_answered_once(app):
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    first = app.submit("m1", "ann", "hint", command_id="ann-1")
+    again = app.submit("m1", "ann", "hint", command_id="ann-1")
+    assert again.seqs == first.seqs
+    assert again.receipt == first.receipt
+    assert app.season("spring").balances["ann"]["garnets"] == 3  # debited once
+
+
+def test_replayed_state_equals_live_state_after_every_command(app):
+    new_match(app)
+    live = app.match("m1")
+    from domain.decider import Command
+
+    steps = [("host", "open_match", {}), ("ann", "bid", {"amount": 3}),
+             ("bob", "bid", {"amount": 3}), ("host", "close_round", {}),
+             ("cy", "bid", {"amount": 9}), ("host", "close_round", {})]
+    for actor, name, args in steps:
+        garnets = app.season("spring").garnets(PLAYERS)
+        app.submit("m1", actor, name, args)
+        live.handle(Command(name, actor, args, garnets))
+        assert app.match("m1").state == live.state
+        assert [r["entry"]["hash"] for r in app.match("m1").records] == \
+            [r["entry"]["hash"] for r in live.records]
+
+
+def test_a_host_correction_voids_a_submission_and_is_attributed(app):
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    app.submit("m1", "ann", "bid", {"amount": 2})
+    wrong = app.submit("m1", "ann", "bid", {"amount": 9})
+    refused("reason_required", app.submit, "m1", "host", "correct", {"void": wrong.seqs[0]})
+    refused("not_voidable", app.submit, "m1", "host", "correct",
+            {"void": 1, "reason": "genesis"})
+    refused("host_only", app.submit, "m1", "ann", "correct",
+            {"void": wrong.seqs[0], "reason": "mine"})
+    app.submit("m1", "host", "correct", {"void": wrong.seqs[0], "reason": "typo, said ann"})
+    assert app.match("m1").state.bids == {"ann": 2}  # the earlier bid counts again
+
+    # Entering a submission for a player is recorded as the host's, with the reason.
+    app.submit("m1", "host", "correct",
+               {"as": "bob", "command": "bid", "args": {"amount": 6}, "reason": "sent by DM"})
+    assert app.match("m1").state.bids == {"ann": 2, "bob": 6}
+    host = view(app.match("m1"), "host")
+    assert any(e["kind"] == "SubmissionEntered" and e["data"]["reason"] == "sent by DM"
+               for e in host["events"])
+    assert not any(e["kind"] in ("SubmissionVoided", "SubmissionEntered")
+                   for e in view(app.match("m1"), "public")["events"])
+
+    # After the round closes, the bid has had its effect: it can no longer be voided.
+    app.submit("m1", "host", "close_round")
+    refused("not_voidable", app.submit, "m1", "host", "correct",
+            {"void": wrong.seqs[0] - 1, "reason": "too late"})
+
+
+def test_views_show_each_viewer_only_their_share(app):
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    app.submit("m1", "ann", "bid", {"amount": 8})
+    app.submit("m1", "host", "close_round")
+    app.submit("m1", "bob", "bid", {"amount": 1})
+    match = app.match("m1")
+    public = view(match, "public")
+    assert all(e["audience"] == "public" for e in public["events"])
+    assert "SecretDrawn" not in str(public) and "amount" not in str(public)
+    bob = view(match, "bob")
+    assert [e["data"]["amount"] for e in bob["events"] if e["kind"] == "BidPlaced"] == [1]
+    # As of the end of round 1, bob's round-2 bid did not exist yet.
+    assert not [e for e in view(match, "bob", round=1)["events"] if e["kind"] == "BidPlaced"]
+    assert view(match, "public", round=1)["summary"]["winners"] == ["ann"]
+
+
+def test_seed_contributions_are_mixed_in_before_the_draw(app):
+    import hashlib
+
+    new_match(app)
+    app.submit("m1", "bob", "contribute", {"text": "bob-luck"})
+    refused("already_contributed", app.submit, "m1", "bob", "contribute", {"text": "again"})
+    app.submit("m1", "host", "open_match")
+    refused("contributions_closed", app.submit, "m1", "ann", "contribute", {"text": "late"})
+    expected = hashlib.sha256(f"{SEED}||bob-luck|".encode()).hexdigest()
+    assert app.match("m1").seed == expected
+
+
+def test_bad_setup_and_duplicates_are_refused(app):
+    new_match(app)
+    refused("match_exists", app.create_match, match_id="m1", season="spring",
+            game="sealed_bid", setup={"players": PLAYERS}, host_seed=SEED, salt_key=SALT_KEY)
+    refused("invalid_setup", app.create_match, match_id="m2", season="spring",
+            game="sealed_bid", setup={"players": PLAYERS, "rounds": "many"},
+            host_seed=SEED, salt_key=SALT_KEY)
+    refused("invalid_setup", app.create_match, match_id="m2", season="spring",
+            game="sealed_bid", setup={"players": PLAYERS}, host_seed="short",
+            salt_key=SALT_KEY)
+    refused("unknown_player", app.create_match, match_id="m2", season="spring",
+            game="sealed_bid", setup={"players": ["ann", "zed"]}, host_seed=SEED,
+            salt_key=SALT_KEY)
+    refused("unknown_game", app.create_match, match_id="m2", season="spring",
+            game="chess", setup={"players": PLAYERS}, host_seed=SEED, salt_key=SALT_KEY)
+    assert [m["match"] for m in app.season("spring").matches] == ["m1"]
