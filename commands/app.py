@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, InternalError
 
+from commands.store import database_url, persistence_env
 from domain.decider import HOST, Command
 from domain.envelope import salt
 from domain.errors import RuleViolation
 from domain.match import Match, parse_salt_key
 from domain.records import may_see, shown
 from domain.season import Season
-from commands.store import database_url, persistence_env
 
 RETRIES = 20
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -43,11 +49,19 @@ class Outcome:
 
 
 class Arbiter(Application):
+    """Aggregates are cached between commands (replaying a long match for every vote would
+    dominate a submission). Writers take the aggregate itself from the cache under a
+    per-aggregate lock, and evict it when a save fails; readers get copies."""
+
     name = "arbiter"
+    env = {"AGGREGATE_CACHE_MAXSIZE": "256"}
 
     def __init__(self, url: str | None = None, env: Mapping[str, str] | None = None) -> None:
         settings = persistence_env(database_url(url))
         settings.update(env or {})
+        self._locks: dict[UUID, threading.Lock] = {}
+        self._locks_lock = threading.Lock()
+        self._loaded: dict[UUID, int] = {}
         # Workers starting together race on CREATE TABLE IF NOT EXISTS; the loser retries.
         for attempt in range(5):
             try:
@@ -74,44 +88,46 @@ class Arbiter(Application):
             raise RuleViolation("unknown_season", f"no season {name!r}") from None
 
     def register(self, season: str, player: str) -> None:
-        self._retrying(lambda: self._season_act(season, lambda s: s.register(player)))
+        self._season_act(season, lambda s: s.register(player))
 
     def grant(self, season: str, player: str, asset: str, amount: int, reason: str) -> None:
-        self._retrying(
-            lambda: self._season_act(season, lambda s: s.grant(player, asset, amount, reason)))
+        self._season_act(season, lambda s: s.grant(player, asset, amount, reason))
 
     def transfer(self, season: str, giver: str, receiver: str, amount: int,
                  reason: str) -> None:
-        self._retrying(lambda: self._season_act(
-            season, lambda s: s.transfer(giver, receiver, amount, reason)))
+        self._season_act(season, lambda s: s.transfer(giver, receiver, amount, reason))
 
-    def _season_act(self, name: str, act) -> None:
-        season = self.season(name)
-        act(season)
-        self.save(season)
+    def _season_act(self, name: str, act: Callable[[Season], None]) -> None:
+        def attempt() -> None:
+            with self._writing(Season.create_id(name)) as season_id:
+                season = self._load(season_id, "unknown_season", name)
+                act(season)
+                self.save(season)
+
+        self._retrying(attempt)
 
     # -- matches --------------------------------------------------------------------------
 
     def match(self, match_id: str, version: int | None = None) -> Match:
         try:
-            match = self.repository.get(Match.create_id(match_id), version=version)
+            return self.repository.get(Match.create_id(match_id), version=version)
         except AggregateNotFoundError:
             raise RuleViolation("unknown_match", f"no match {match_id!r}") from None
-        return match
 
     def create_match(self, *, match_id: str, season: str, game: str, setup: Mapping[str, Any],
                      host_seed: str, salt_key: str, at: str | None = None) -> Outcome:
         def attempt() -> Outcome:
             if Match.create_id(match_id) in self.repository:
                 raise RuleViolation("match_exists", f"match {match_id!r} exists already")
-            the_season = self.season(season)
-            players = list(setup.get("players") or [])
-            the_season.add_match(match_id, game, players)
-            match = Match.configure(match_id=match_id, season=season, game_id=game,
-                                    setup=setup, host_seed=host_seed, salt_key=salt_key,
-                                    garnets=the_season.garnets(players), at=at)
-            self.save(match, the_season)
-            return self._outcome(match, HOST, [1, 2])
+            with self._writing(Season.create_id(season)) as season_id:
+                the_season = self._load(season_id, "unknown_season", season)
+                players = list(setup.get("players") or [])
+                the_season.add_match(match_id, game, players)
+                match = Match.configure(match_id=match_id, season=season, game_id=game,
+                                        setup=setup, host_seed=host_seed, salt_key=salt_key,
+                                        garnets=the_season.garnets(players), at=at)
+                self.save(match, the_season)
+                return self._outcome(match, HOST, [1, 2])
 
         return self._retrying(attempt)
 
@@ -120,15 +136,18 @@ class Arbiter(Application):
         """One command from `actor`. A command id seen before returns the first answer."""
 
         def attempt() -> Outcome:
-            match = self.match(match_id)
-            season = self.season(match.season)
-            command = Command(name, actor, dict(args or {}), season.garnets(match.players))
-            before = match.version
-            seqs = match.handle(command, at=at, command_id=command_id)
-            for seq in range(before + 1, match.version + 1):
-                season.post(match_id, seq, match.records[seq - 1]["postings"])
-            self.save(match, season)
-            return self._outcome(match, actor, seqs)
+            with self._writing(Match.create_id(match_id)) as mid:
+                match = self._load(mid, "unknown_match", match_id)
+                with self._writing(Season.create_id(match.season)) as season_id:
+                    season = self._load(season_id, "unknown_season", match.season)
+                    command = Command(name, actor, dict(args or {}),
+                                      season.garnets(match.players))
+                    before = match.version
+                    seqs = match.handle(command, at=at, command_id=command_id)
+                    for seq in range(before + 1, match.version + 1):
+                        season.post(match_id, seq, match.records[seq - 1]["postings"])
+                    self.save(match, season)
+                    return self._outcome(match, actor, seqs)
 
         return self._retrying(attempt)
 
@@ -144,11 +163,48 @@ class Arbiter(Application):
         told = [shown(r) for r in records if may_see(r, actor)]
         return Outcome(match.match_id, seqs, receipt, told)
 
-    def _retrying(self, attempt):
+    # -- the unit of work -----------------------------------------------------------------
+
+    def _load(self, aggregate_id: UUID, code: str, name: str) -> Any:
+        """The cached aggregate itself (not a copy): only under `_writing`."""
+        try:
+            aggregate = self.repository.get(aggregate_id, deepcopy_from_cache=False)
+        except AggregateNotFoundError:
+            raise RuleViolation(code, f"no {code.removeprefix('unknown_')} {name!r}") from None
+        self._loaded.setdefault(aggregate_id, aggregate.version)
+        return aggregate
+
+    @contextmanager
+    def _writing(self, aggregate_id: UUID) -> Iterator[UUID]:
+        """One writer per aggregate in this process. When the command fails after the
+        aggregate changed in memory, the cached copy is ahead of the store: evict it."""
+        with self._locks_lock:
+            lock = self._locks.setdefault(aggregate_id, threading.Lock())
+        with lock:
+            try:
+                yield aggregate_id
+            except BaseException:
+                self._evict_if_changed(aggregate_id)
+                raise
+            finally:
+                self._loaded.pop(aggregate_id, None)
+
+    def _evict_if_changed(self, aggregate_id: UUID) -> None:
+        cache = self.repository.cache
+        if cache is None or aggregate_id not in self._loaded:
+            return
+        try:
+            cached = cache.get(aggregate_id)
+        except KeyError:
+            return
+        if cached.version != self._loaded[aggregate_id]:
+            cache.get(aggregate_id, evict=True)
+
+    def _retrying(self, attempt: Callable[[], T]) -> T:
         """Optimistic concurrency: a stale write is retried as a whole command."""
-        for _ in range(RETRIES - 1):
+        for tries in range(1, RETRIES):
             try:
                 return attempt()
             except IntegrityError:
-                continue
+                time.sleep(random.uniform(0, 0.002 * tries))  # jitter breaks lockstep retries
         return attempt()
