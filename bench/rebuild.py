@@ -1,0 +1,67 @@
+"""Time to rebuild a finished King's Court match from its events, and to build a view as of
+a middle round, on SQLite and PostgreSQL.
+
+    python bench/rebuild.py [--repeat 20] [--pg postgresql://postgres@127.0.0.1:5432/postgres]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from uuid import uuid4
+
+import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from commands.app import Arbiter  # noqa: E402
+from commands.matchfile import load, play  # noqa: E402
+from projections.views import view  # noqa: E402
+
+SEEDS = Path(__file__).resolve().parents[1] / "seeds"
+
+
+def timed(call, repeat: int) -> float:
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1000
+
+
+def run(url: str, repeat: int) -> None:
+    for path in sorted(SEEDS.glob("kings_court-*.json")):
+        file = load(path)
+        play(Arbiter(url), file)
+        cold = Arbiter(url, env={"AGGREGATE_CACHE_MAXSIZE": ""})  # no cache: a real replay
+        match = cold.match(file.match)
+        middle = max(r["entry"]["round"] for r in match.records) // 2
+        rebuild = timed(lambda f=file: cold.match(f.match), repeat)
+        as_of = timed(lambda f=file, m=middle: view(cold.match(f.match), "public", m), repeat)
+        print(f"{url.split(':')[0]:<10} {path.stem:<28} {match.version:4d} events: "
+              f"rebuild {rebuild:6.2f} ms, public view as of round {middle} {as_of:6.2f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    args = parser.parse_args()
+    run(f"sqlite:///{tempfile.mkdtemp(prefix='arbiter-bench-')}/bench.db", args.repeat)
+    name = f"arbiter_bench_{uuid4().hex[:8]}"
+    with psycopg.connect(args.pg, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        run(args.pg.rsplit("/", 1)[0] + f"/{name}", args.repeat)
+    finally:
+        with psycopg.connect(args.pg, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()

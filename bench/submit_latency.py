@@ -1,0 +1,108 @@
+"""Latency of one submission (a King's Court vote) through Arbiter, against saving the same
+records through a bare eventsourcing Application, on SQLite and PostgreSQL.
+
+    python bench/submit_latency.py [--n 500] [--pg postgresql://postgres@127.0.0.1:5432/postgres]
+
+Prints p50/p99 in milliseconds and the ratio Arbiter / bare (the goal: at most 1.3x).
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from uuid import uuid4
+
+import psycopg
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate, event
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from commands.app import Arbiter  # noqa: E402
+from commands.matchfile import load, prepare_season  # noqa: E402
+from commands.store import persistence_env  # noqa: E402
+
+SEED_FILE = Path(__file__).resolve().parents[1] / "seeds" / "kings_court-king-win.json"
+
+
+class Log(Aggregate):
+    @event("Created")
+    def __init__(self) -> None:
+        self.size = 0
+
+    @event("Recorded")
+    def record(self, record: dict) -> None:
+        self.size += 1
+
+
+class Bare(Application):
+    name = "bare"
+    env = {"AGGREGATE_CACHE_MAXSIZE": "256"}
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return statistics.median(ordered) * 1000, ordered[int(len(ordered) * 0.99) - 1] * 1000
+
+
+def run(url: str, n: int) -> None:
+    app = Arbiter(url)
+    file = load(SEED_FILE)
+    match_id = f"bench-{secrets.token_hex(4)}"
+    file = file.model_copy(update={"match": match_id, "season": match_id})
+    prepare_season(app, file)
+    app.create_match(match_id=match_id, season=file.season, game=file.game,
+                     setup={"players": file.players, **file.setup},
+                     host_seed=file.host_seed, salt_key=file.salt_key)
+    app.submit(match_id, "host", "open_match")
+    voters = file.players[:2]
+    ours, records = [], []
+    for i in range(n):
+        voter = voters[i % 2]
+        start = time.perf_counter()
+        outcome = app.submit(match_id, voter, "vote", {"candidate": voters[(i + 1) % 2]})
+        ours.append(time.perf_counter() - start)
+        match = app.match(match_id)
+        records.append([match.records[s - 1] for s in outcome.seqs])
+
+    bare = Bare(env=persistence_env(url))
+    log = Log()
+    bare.save(log)
+    theirs = []
+    for batch in records:
+        start = time.perf_counter()
+        agg = bare.repository.get(log.id, deepcopy_from_cache=False)
+        for record in batch:
+            agg.record(record=record)
+        bare.save(agg)
+        theirs.append(time.perf_counter() - start)
+    (p50, p99), (b50, b99) = percentiles(ours), percentiles(theirs)
+    print(f"{url.split(':')[0]:<10} arbiter p50 {p50:6.2f} ms p99 {p99:6.2f} ms | "
+          f"bare p50 {b50:6.2f} ms p99 {b99:6.2f} ms | ratio p50 {p50 / b50:4.2f}x "
+          f"p99 {p99 / b99:4.2f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--n", type=int, default=500)
+    parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="arbiter-bench-")
+    run(f"sqlite:///{folder}/bench.db", args.n)
+    name = f"arbiter_bench_{uuid4().hex[:8]}"
+    with psycopg.connect(args.pg, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        run(args.pg.rsplit("/", 1)[0] + f"/{name}", args.n)
+    finally:
+        with psycopg.connect(args.pg, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()
