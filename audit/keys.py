@@ -24,12 +24,15 @@ _PREFIX = "PRIVATE+KEY+"
 class Signer:
     """A private key with the name its signature lines and verifier key carry."""
 
-    __slots__ = ("_key", "_verifier", "name")
+    __slots__ = ("_key", "_verifier")
 
     def __init__(self, name: str, key: Ed25519PrivateKey) -> None:
-        self.name = name
         self._key = key
         self._verifier = VerifierKey(name, ED25519, key.public_key().public_bytes_raw())
+
+    @property
+    def name(self) -> str:
+        return self._verifier.name
 
     def verifier_key(self) -> str:
         """The vkey string to publish, so anyone can check this host's notes."""

@@ -42,7 +42,7 @@ class NoteError(ValueError):
         self.message = message
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class VerifierKey:
     """A public key trusted to sign notes: a log's Ed25519 key or a witness's cosigning key."""
 
@@ -69,6 +69,9 @@ class VerifierKey:
     def __str__(self) -> str:
         """The vkey form, name+hex(key ID)+base64(type || public key)."""
         return f"{self.name}+{self.key_id.hex()}+{_b64(self._typed_key)}"
+
+    def __repr__(self) -> str:
+        return f"VerifierKey({str(self)!r})"
 
 
 class Checkpoint(NamedTuple):
