@@ -14,7 +14,10 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, InternalError
 
+from audit import checkpoints as checkpoints_of
+from audit.keys import Signer
 from commands.store import database_url, persistence_env
+from domain.checkpoints import MatchCheckpoints
 from domain.decider import HOST, Command
 from domain.envelope import salt
 from domain.errors import RuleViolation
@@ -56,7 +59,9 @@ class Arbiter(Application):
     name = "arbiter"
     env = {"AGGREGATE_CACHE_MAXSIZE": "256"}
 
-    def __init__(self, url: str | None = None, env: Mapping[str, str] | None = None) -> None:
+    def __init__(self, url: str | None = None, env: Mapping[str, str] | None = None,
+                 signer: Signer | None = None) -> None:
+        self.signer = signer
         settings = persistence_env(database_url(url))
         settings.update(env or {})
         self._locks: dict[UUID, threading.Lock] = {}
@@ -126,7 +131,7 @@ class Arbiter(Application):
                 match = Match.configure(match_id=match_id, season=season, game_id=game,
                                         setup=setup, host_seed=host_seed, salt_key=salt_key,
                                         garnets=the_season.garnets(players), at=at)
-                self.save(match, the_season)
+                self.save(match, the_season, MatchCheckpoints(match_id=match_id))
                 return self._outcome(match, HOST, [1, 2])
 
         return self._retrying(attempt)
@@ -142,14 +147,34 @@ class Arbiter(Application):
                     season = self._load(season_id, "unknown_season", match.season)
                     command = Command(name, actor, dict(args or {}),
                                       season.garnets(match.players))
-                    before = match.version
+                    before, round_before, ended_before = match.version, match.round, match.ended
                     seqs = match.handle(command, at=at, command_id=command_id)
                     for seq in range(before + 1, match.version + 1):
                         season.post(match_id, seq, match.records[seq - 1]["postings"])
-                    self.save(match, season)
+                    closed = match.round != round_before or match.ended != ended_before
+                    if closed and self.signer is not None:
+                        with self._writing(MatchCheckpoints.create_id(match_id)) as cid:
+                            checkpoints = self._load(cid, "unknown_match", match_id)
+                            self._sign_checkpoint(match, checkpoints, round_before)
+                            self.save(match, season, checkpoints)
+                    else:
+                        self.save(match, season)
                     return self._outcome(match, actor, seqs)
 
         return self._retrying(attempt)
+
+    def checkpoints(self, match_id: str) -> MatchCheckpoints:
+        try:
+            return self.repository.get(MatchCheckpoints.create_id(match_id))
+        except AggregateNotFoundError:
+            raise RuleViolation("unknown_match", f"no match {match_id!r}") from None
+
+    def _sign_checkpoint(self, match: Match, checkpoints: MatchCheckpoints,
+                         round: int) -> None:
+        """At every round close and at the end: the host signs the log as it now stands."""
+        entries = [r["entry"] for r in match.records]
+        note = checkpoints_of.sign(self.signer, match.match_id, entries)
+        checkpoints.record(round=round, size=len(entries), note=note)
 
     def _outcome(self, match: Match, actor: str, seqs: list[int]) -> Outcome:
         records = [match.records[s - 1] for s in seqs]
