@@ -18,9 +18,9 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from commands.app import Arbiter  # noqa: E402
-from commands.matchfile import load, play  # noqa: E402
-from projections.views import view  # noqa: E402
+from commands.app import Arbiter
+from commands.matchfile import load, play
+from projections.views import view
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
 
@@ -41,8 +41,8 @@ def run(url: str, repeat: int) -> None:
         cold = Arbiter(url, env={"AGGREGATE_CACHE_MAXSIZE": ""})  # no cache: a real replay
         match = cold.match(file.match)
         middle = max(r["entry"]["round"] for r in match.records) // 2
-        rebuild = timed(lambda f=file: cold.match(f.match), repeat)
-        as_of = timed(lambda f=file, m=middle: view(cold.match(f.match), "public", m), repeat)
+        rebuild = timed(lambda f=file, c=cold: c.match(f.match), repeat)
+        as_of = timed(lambda f=file, m=middle, c=cold: view(c.match(f.match), "public", m), repeat)
         print(f"{url.split(':')[0]:<10} {path.stem:<28} {match.version:4d} events: "
               f"rebuild {rebuild:6.2f} ms, public view as of round {middle} {as_of:6.2f} ms")
 

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import ClassVar
 from uuid import uuid4
 
 import psycopg
@@ -23,9 +24,9 @@ from eventsourcing.domain import Aggregate, event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from commands.app import Arbiter  # noqa: E402
-from commands.matchfile import load, prepare_season  # noqa: E402
-from commands.store import persistence_env  # noqa: E402
+from commands.app import Arbiter
+from commands.matchfile import load, prepare_season
+from commands.store import persistence_env
 
 SEED_FILE = Path(__file__).resolve().parents[1] / "seeds" / "kings_court-king-win.json"
 
@@ -42,7 +43,7 @@ class Log(Aggregate):
 
 class Bare(Application):
     name = "bare"
-    env = {"AGGREGATE_CACHE_MAXSIZE": "256"}
+    env: ClassVar[dict[str, str]] = {"AGGREGATE_CACHE_MAXSIZE": "256"}
 
 
 def percentiles(samples: list[float]) -> tuple[float, float]:

@@ -8,14 +8,14 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, InternalError
 
-from audit import checkpoints as checkpoints_of
 from audit.keys import Signer
+from audit.signing import sign_round
 from commands.store import database_url, persistence_env
 from domain.checkpoints import MatchCheckpoints
 from domain.decider import HOST, Command
@@ -31,16 +31,31 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Receipt:
-    """What a submitter keeps: proof of what they sent and that it is in the log."""
+    """What a submitter keeps: the entry of their command as the log holds it, and the salt and
+    plaintext of each sealed part that is theirs. With it alone they can show what they sent
+    (each part opens its commitment) and, with any later checkpoint, that it is in the log
+    (`arbiter receipt verify`, docs/audit.md)."""
 
-    match: str
-    seq: int
-    hash: str
+    entry: dict[str, Any]
     salts: dict[int, str]
+    parts: dict[int, dict[str, Any]]
+
+    @property
+    def match(self) -> str:
+        return self.entry["match"]
+
+    @property
+    def seq(self) -> int:
+        return self.entry["seq"]
+
+    @property
+    def hash(self) -> str:
+        return self.entry["hash"]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"match": self.match, "seq": self.seq, "hash": self.hash,
-                "salts": {str(i): s for i, s in self.salts.items()}}
+        return {"match": self.match, "seq": self.seq, "hash": self.hash, "entry": self.entry,
+                "salts": {str(i): s for i, s in self.salts.items()},
+                "parts": {str(i): p for i, p in self.parts.items()}}
 
 
 @dataclass(frozen=True)
@@ -57,7 +72,7 @@ class Arbiter(Application):
     per-aggregate lock, and evict it when a save fails; readers get copies."""
 
     name = "arbiter"
-    env = {"AGGREGATE_CACHE_MAXSIZE": "256"}
+    env: ClassVar[dict[str, str]] = {"AGGREGATE_CACHE_MAXSIZE": "256"}
 
     def __init__(self, url: str | None = None, env: Mapping[str, str] | None = None,
                  signer: Signer | None = None) -> None:
@@ -171,10 +186,10 @@ class Arbiter(Application):
 
     def _sign_checkpoint(self, match: Match, checkpoints: MatchCheckpoints,
                          round: int) -> None:
-        """At every round close and at the end: the host signs the log as it now stands."""
-        entries = [r["entry"] for r in match.records]
-        note = checkpoints_of.sign(self.signer, match.match_id, entries)
-        checkpoints.record(round=round, size=len(entries), note=note)
+        """At every round close and at the end: the host signs the log as it now stands, with
+        the round and its state root as extension lines (audit.signing)."""
+        note = sign_round(self.signer, match, round)
+        checkpoints.record(round=round, size=match.version, note=note)
 
     def _outcome(self, match: Match, actor: str, seqs: list[int]) -> Outcome:
         records = [match.records[s - 1] for s in seqs]
@@ -183,8 +198,9 @@ class Arbiter(Application):
                if actor == HOST or (isinstance(part["audience"], list)
                                     and actor in part["audience"])]
         key = parse_salt_key(match.salt_key)
-        receipt = Receipt(match.match_id, first["entry"]["seq"], first["entry"]["hash"],
-                          {i: salt(key, first["entry"]["seq"], i).hex() for i in own})
+        seq = first["entry"]["seq"]
+        receipt = Receipt(first["entry"], {i: salt(key, seq, i).hex() for i in own},
+                          {i: first["parts"][i] for i in own})
         told = [shown(r) for r in records if may_see(r, actor)]
         return Outcome(match.match_id, seqs, receipt, told)
 

@@ -16,7 +16,10 @@ def compact(value: Any) -> str:
 
 def event_line(event: dict[str, Any]) -> str:
     audience = event["audience"]
-    to = "" if audience == "public" else f" [to {audience if isinstance(audience, str) else ','.join(audience)}]"
+    if audience == "public":
+        to = ""
+    else:
+        to = f" [to {audience if isinstance(audience, str) else ','.join(audience)}]"
     return f"  #{event['seq']:<4} r{event['round']:<3} {event['kind']}{to} {compact(event['data'])}"
 
 

@@ -203,7 +203,8 @@ class Match(Aggregate):
         if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= self.version:
             raise RuleViolation("unknown_seq", f"no entry {seq!r} in this match")
         record = self.records[seq - 1]
-        if record["role"] != "command" or record["parts"][0]["actor"] == HOST or record["entry"]["kind"]:
+        by_host = record["entry"]["kind"] is not None or record["parts"][0]["actor"] == HOST
+        if record["role"] != "command" or by_host:
             raise RuleViolation("not_voidable", "only a player's submission can be voided")
         if seq in self.voided:
             raise RuleViolation("not_voidable", f"entry {seq} is voided already")

@@ -46,8 +46,7 @@ def draw_roles(rng: Rng, players: list[str], game: int, earlier_kings: list[str]
     dukes = [player for player in players if player in shuffled[:TEAM_SIZE]]
     nobles = [player for player in players if player in shuffled[TEAM_SIZE:]]
     roles = {
-        player: KING if player == king else DUKE if player in dukes else NOBLE
-        for player in players
+        player: KING if player == king else DUKE if player in dukes else NOBLE for player in players
     }
     annoyed_duke = rng.choice(dukes, "annoyed_duke", game)
     annoyed_noble = rng.choice(nobles, "annoyed_noble", game)

@@ -39,7 +39,9 @@ class RoleSet(BaseModel):
     lists: dict[str, list[str]] = Field(default_factory=dict)
 
     def secrets(self) -> Secrets:
-        roles = {self.king: KING} | dict.fromkeys(self.dukes, DUKE) | dict.fromkeys(self.nobles, NOBLE)
+        roles = (
+            {self.king: KING} | dict.fromkeys(self.dukes, DUKE) | dict.fromkeys(self.nobles, NOBLE)
+        )
         lists = {owner: tuple(names) for owner, names in self.lists.items()}
         return Secrets(roles, self.annoyed_duke, self.annoyed_noble, lists)
 
@@ -110,7 +112,9 @@ def check_role_set(setup: Setup, number: int, role_set: RoleSet, earlier_kings: 
         check_name_list(setup, secrets, f"{where}.lists[{owner!r}]", owner, names)
 
 
-def check_name_list(setup: Setup, secrets: Secrets, where: str, owner: str, names: list[str]) -> None:
+def check_name_list(
+    setup: Setup, secrets: Secrets, where: str, owner: str, names: list[str]
+) -> None:
     if owner not in setup.players:
         raise ValueError(f"{where}: {owner!r} is not a player")
     if len(names) != LIST_LENGTH or len(set(names)) != LIST_LENGTH:

@@ -59,7 +59,7 @@ class Aftermath:
     party: tuple[str, ...]  # who votes on an EC tie
     ec_scores: Mapping[str, Mapping[str, int]]  # pool member -> votes, bonus, score
     ec_tied: tuple[str, ...]
-    awards: Mapping[str, Mapping[str, int]]  # player -> tol, garnets, opal
+    awards: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # tol, garnets, opal
     gift_choice: tuple[str, ...] = ()  # the King's current (duke, noble)
     gift: tuple[str, ...] = ()
     ec_ballots: Mapping[str, str] = field(default_factory=dict)
@@ -87,6 +87,16 @@ class State:
     @property
     def players(self) -> list[str]:
         return self.setup.players
+
+    def current(self) -> Game:
+        """The game being played (or just ended); commands reach it after their phase checks."""
+        assert self.game is not None, "no game before open_match"
+        return self.game
+
+    def settled(self) -> Aftermath:
+        """What a normal end decided; post-game commands reach it after their phase checks."""
+        assert self.aftermath is not None, "no aftermath before a normal end"
+        return self.aftermath
 
     def outside(self) -> list[str]:
         """Players not in the court of the running game, in seat order."""

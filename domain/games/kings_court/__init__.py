@@ -1,0 +1,44 @@
+"""King's Court (rules/kings_court.md) as a decider: eleven players, a secret King, Dukes and
+Nobles, elections into the court, a lying Judge, and the Elimination Candidate at the end.
+
+Modules: setup (the host's setup and variants), roles (the Judge's view), draws (every seeded
+draw), state, events (payloads and audiences), decide / player_commands / election / ending /
+aftermath (the rules), turn (one command's events in progress), evolve, results, summary.
+"""
+
+from __future__ import annotations
+
+from domain.games.kings_court.decide import decide
+from domain.games.kings_court.draws import GAME_ID
+from domain.games.kings_court.evolve import evolve
+from domain.games.kings_court.player_commands import ANNOYED_CHECK_PRICE, PEEK_PRICE
+from domain.games.kings_court.results import finished, results, round_of
+from domain.games.kings_court.setup import RoleSet, Setup
+from domain.games.kings_court.state import State
+from domain.games.kings_court.summary import summarize
+from domain.rng import Rng
+
+RULES_VERSION = "kings_court/1"
+SPENDS = {"peek": PEEK_PRICE, "annoyed_check": ANNOYED_CHECK_PRICE}  # garnets per command
+
+
+def initial_state(setup: Setup, rng: Rng) -> State:
+    """Nothing is drawn yet: `open_match` draws game 1 from this seed and records it."""
+    return State(setup=setup, seed=rng.seed)
+
+
+__all__ = [
+    "GAME_ID",
+    "RULES_VERSION",
+    "SPENDS",
+    "RoleSet",
+    "Setup",
+    "State",
+    "decide",
+    "evolve",
+    "finished",
+    "initial_state",
+    "results",
+    "round_of",
+    "summarize",
+]

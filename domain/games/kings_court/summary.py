@@ -1,0 +1,193 @@
+"""summarize(events, viewer): a readable fold of exactly the events given.
+
+The framework passes only what `viewer` may see, so this reads nothing but its arguments: a
+player's summary holds their own role, answers and list names because only those reached them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from domain.decider import Event
+
+View = dict[str, Any]
+Data = Mapping[str, Any]
+
+
+def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
+    view: View = {
+        "viewer": viewer,
+        "game": 0,
+        "round": 0,
+        "phase": "not_started",
+        "court": [],
+        "kings": [],  # {game, king, early}
+        "rounds": [],  # {game, round, counts, tied, joined}
+        "roles": {},  # game -> {player: role}, as far as the viewer was told
+        "annoyed": {},  # game -> {duke, noble}, as far as the viewer was told
+        "list_names": {},  # game -> {player: names released so far}
+        "votes": [],
+        "receipts": [],  # accepted submissions other than votes
+        "answers": [],  # the Judge's answers: looks, pair checks, peeks, annoyed checks
+        "missed_votes": [],
+        "tiebreaks": [],  # how each tie-break was resolved (host only)
+        "garnets": {},  # player -> [{amount, reason}]
+        "end": {},
+    }
+    for event in events:
+        handler = FOLDS.get(event.kind)
+        if handler:
+            handler(view, event.data)
+        for posting in event.postings:
+            if posting.asset == "garnets":
+                change = {"amount": posting.amount, "reason": posting.reason}
+                view["garnets"].setdefault(posting.player, []).append(change)
+    return view
+
+
+def _in_game(view: View, key: str, game: int) -> dict[str, Any]:
+    return view[key].setdefault(str(game), {})
+
+
+def game_started(view: View, data: Data) -> None:
+    view.update(game=data["game"], round=0, court=[])
+
+
+def roles_drawn(view: View, data: Data) -> None:
+    _in_game(view, "roles", data["game"]).update(data["roles"])
+    annoyed = {"duke": data["annoyed_duke"], "noble": data["annoyed_noble"]}
+    _in_game(view, "annoyed", data["game"]).update(annoyed)
+    _in_game(view, "list_names", data["game"]).update(
+        {owner: list(names) for owner, names in data["lists"].items()}
+    )
+
+
+def role_disclosed(view: View, data: Data) -> None:
+    _in_game(view, "roles", data["game"])[data["player"]] = data["role"]
+
+
+def round_opened(view: View, data: Data) -> None:
+    view.update(round=data["round"], phase="election")
+
+
+def votes_tallied(view: View, data: Data) -> None:
+    entry = {
+        "game": data["game"],
+        "round": data["round"],
+        "counts": dict(data["counts"]),
+        "tied": list(data["tied"]),
+        "joined": None,
+    }
+    view["rounds"].append(entry)
+    if data["tied"]:
+        view["phase"] = "tiebreak"
+
+
+def member_joined(view: View, data: Data) -> None:
+    view["court"] = list(data["court"])
+    last = view["rounds"][-1] if view["rounds"] else None
+    if (
+        last
+        and (last["game"], last["round"]) == (data["game"], data["round"])
+        and data["via"] != "alone"
+    ):
+        last["joined"] = data["player"]
+    if data["is_king"]:
+        view["kings"].append({"game": data["game"], "king": data["player"], "early": None})
+
+
+def list_name_released(view: View, data: Data) -> None:
+    names = _in_game(view, "list_names", data["game"]).setdefault(data["player"], [])
+    if data["name"] not in names:  # the host already holds the whole list
+        names.append(data["name"])
+
+
+def early_king_found(view: View, data: Data) -> None:
+    view["kings"][-1]["early"] = True
+    view["phase"] = "between_games"
+
+
+def game_ended(view: View, data: Data) -> None:
+    view["kings"][-1]["early"] = False
+    _in_game(view, "roles", data["game"]).update(data["roles"])
+    annoyed = {"duke": data["annoyed_duke"], "noble": data["annoyed_noble"]}
+    _in_game(view, "annoyed", data["game"]).update(annoyed)
+    view["end"].update(
+        {
+            key: data[key]
+            for key in (
+                "winner",
+                "dukes_in_court",
+                "nobles_in_court",
+                "king_garnets",
+                "opal",
+                "ec_scores",
+                "ec_tied",
+            )
+        }
+    )
+    view["phase"] = "king_gift" if data["winner"] == "king" else "ec_vote"
+
+
+def record(key: str, kind: str | None, *fields: str) -> Callable[[View, Data], None]:
+    """Append the named fields of an event (tagged with `kind` if given) to a list of the view."""
+
+    def fold(view: View, data: Data) -> None:
+        entry = {field: data[field] for field in fields}
+        view[key].append({"kind": kind, **entry} if kind else entry)
+
+    return fold
+
+
+def set_end(key: str | None, *fields: str, phase: str) -> Callable[[View, Data], None]:
+    """Store the named fields of an event under `end` (or `end[key]`) and move the phase on."""
+
+    def fold(view: View, data: Data) -> None:
+        values = {field: data[field] for field in fields}
+        view["end"].update({key: values} if key else values)
+        view["phase"] = phase
+
+    return fold
+
+
+def awards_granted(view: View, data: Data) -> None:
+    view["end"]["awards"] = {player: dict(prizes) for player, prizes in data["awards"].items()}
+
+
+def ec_decided(view: View, data: Data) -> None:
+    ballots = {key: data[key] for key in ("counts", "needed", "garnets")}
+    view["end"].update(ec=data["ec"], ec_decided_by=data["decided_by"], ec_vote=ballots)
+    view["phase"] = "dmo"
+
+
+FOLDS: dict[str, Callable[[View, Data], None]] = {
+    "GameStarted": game_started,
+    "GameRolesDrawn": roles_drawn,
+    "RoleDisclosed": role_disclosed,
+    "RoundOpened": round_opened,
+    "VoteCast": record("votes", None, "game", "round", "voter", "candidate"),
+    "PairCheckSubmitted": record("receipts", "pair_check", "game", "round", "targets"),
+    "TiebreakChosen": record("receipts", "tiebreak", "game", "round", "choice"),
+    "KingGiftChosen": record("receipts", "king_gift", "duke", "noble"),
+    "EcBallotCast": record("receipts", "ec_vote", "voter", "candidate"),
+    "KingLookAnswered": record("answers", "king_look", "game", "targets", "roles_shown"),
+    "PairCheckAnswered": record("answers", "pair_check", "game", "round", "targets", "result"),
+    "PeekAnswered": record("answers", "peek", "game", "peeker", "target", "role_shown"),
+    "AnnoyedCheckAnswered": record("answers", "annoyed_check", "game", "player", "annoyed"),
+    "MissedVotePenalised": record("missed_votes", None, "game", "round", "player", "amount"),
+    "TiebreakResolved": record("tiebreaks", None, "game", "round", "tied", "choice", "defaulted"),
+    "VotesTallied": votes_tallied,
+    "MemberJoined": member_joined,
+    "ListNameReleased": list_name_released,
+    "EarlyKingFound": early_king_found,
+    "MainMatchEnded": set_end(None, "outcome", "death_match", phase="over"),
+    "GameEnded": game_ended,
+    "AwardsGranted": awards_granted,
+    "KingGiftMade": set_end("king_gift", "duke", "noble", "defaulted", phase="ec_vote"),
+    "DeadlockCoinOpened": set_end(
+        "deadlock_coin", "candidates", "counts", "needed", "garnets", phase="deadlock_coin"
+    ),
+    "EcDecided": ec_decided,
+    "DmoRecorded": set_end(None, "dmo", phase="over"),
+}
