@@ -154,6 +154,12 @@ class Arbiter(Application):
     def submit(self, match_id: str, actor: str, name: str, args: Mapping[str, Any] | None = None,
                *, at: str | None = None, command_id: str | None = None) -> Outcome:
         """One command from `actor`. A command id seen before returns the first answer."""
+        if not isinstance(actor, str) or not isinstance(name, str):
+            raise RuleViolation("invalid_command", "actor and command name must be texts")
+        if args is not None and not isinstance(args, Mapping):
+            raise RuleViolation("invalid_command", "the arguments must be an object")
+        if not all(isinstance(key, str) for key in (args or {})):
+            raise RuleViolation("invalid_command", "argument names must be texts")
 
         def attempt() -> Outcome:
             with self._writing(Match.create_id(match_id)) as mid:

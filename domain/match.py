@@ -15,6 +15,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import Aggregate, event
 from pydantic import ValidationError
 
+from domain.canonical import NotCanonical, check
 from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event
 from domain.envelope import GENESIS_PREV, seal_entry
 from domain.errors import RuleViolation
@@ -100,6 +101,7 @@ class Match(Aggregate):
         if command_id is not None and command_id in self.handled:
             return self.handled[command_id]
         self.check_actor_is_known(command.actor)
+        self.check_args_are_plain_json(command.args)
         facts = self._decide(command)
         first = self.version + 1
         batch_round = self.round
@@ -188,6 +190,13 @@ class Match(Aggregate):
     def check_actor_is_known(self, actor: str) -> None:
         if actor not in (HOST, *self.players):
             raise RuleViolation("unknown_player", f"{actor!r} does not play in this match")
+
+    def check_args_are_plain_json(self, args: Mapping[str, Any]) -> None:
+        """The log holds integers, texts, booleans, lists and objects: nothing else."""
+        try:
+            check(dict(args))
+        except (NotCanonical, TypeError, ValueError) as error:
+            raise RuleViolation("invalid_command", str(error)) from None
 
     def check_actor_is_a_player(self, actor: str) -> None:
         if actor not in self.players:

@@ -219,3 +219,13 @@ def test_bad_setup_and_duplicates_are_refused(app):
     refused("unknown_game", app.create_match, match_id="m2", season="spring",
             game="chess", setup={"players": PLAYERS}, host_seed=SEED, salt_key=SALT_KEY)
     assert [m["match"] for m in app.season("spring").matches] == ["m1"]
+
+
+def test_arguments_the_log_cannot_hold_are_refused(app):
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    before = app.match("m1").version
+    refused("invalid_command", app.submit, "m1", "host", "close_round", {"x": 1.5})
+    refused("invalid_command", app.submit, "m1", "ann", "bid", {"amount": 2**60})
+    refused("invalid_command", app.submit, "m1", "ann", "bid", "7")
+    assert app.match("m1").version == before
