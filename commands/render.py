@@ -70,8 +70,14 @@ def standings(season: Season, viewer: str | None) -> dict[str, Any]:
         if viewer in (HOST, player):
             row["garnets"] = season.balances[player]["garnets"]
         rows.append(row)
-    return {"season": season.name, "players": rows,
-            "matches": season.matches}
+    history = [
+        {"player": h["player"], "asset": h["asset"], "amount": h["amount"], "cause": h["cause"]}
+        for h in season.history
+        if h["asset"] in ("ec", "moe", "tol", "opal", "dm_entrant")
+        or (h["asset"] == "garnets" and viewer in (HOST, h["player"]))
+    ]
+    return {"season": season.name, "players": rows, "matches": season.matches,
+            "history": history}
 
 
 def standings_text(data: dict[str, Any]) -> str:
@@ -81,4 +87,9 @@ def standings_text(data: dict[str, Any]) -> str:
         lines.append(f"  {row['player']:<12} ToL {row['tol']} opal {row['opal']} "
                      f"MoE {row['moe']} EC {row['ec']}{extra}")
     lines.extend(f"  match {m['match']} ({m['game']})" for m in data["matches"])
+    for h in data["history"]:
+        cause = h["cause"]
+        why = (f"match {cause['match']} #{cause['seq']}: {cause['reason']}" if "match" in cause
+               else f"{next(iter(cause))}: {next(iter(cause.values()))}")
+        lines.append(f"  {h['player']:<12} {h['amount']:+d} {h['asset']:<8} {why}")
     return "\n".join(lines)

@@ -63,3 +63,15 @@ def test_bad_input_exits_2_with_one_line(sqlite_url, args, code):
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {code}"), result.output
+
+
+def test_standings_keep_each_players_garnets_and_history_to_themselves(sqlite_url):
+    run(sqlite_url, "season", "create", "s")
+    run(sqlite_url, "season", "register", "s", "ann", "bob")
+    run(sqlite_url, "season", "grant", "s", "ann", "4", "--reason", "won a bet")
+    run(sqlite_url, "season", "grant", "s", "bob", "1", "--asset", "tol", "--reason", "prize")
+    public = json.loads(run(sqlite_url, "season", "show", "s", "--json").output)
+    assert [h["asset"] for h in public["history"]] == ["tol"]
+    ann = json.loads(run(sqlite_url, "season", "show", "s", "--player", "ann", "--json").output)
+    assert [h["cause"] for h in ann["history"]] == [{"grant": "won a bet"}, {"grant": "prize"}]
+    assert [row.get("garnets") for row in ann["players"]] == [4, None]
