@@ -13,8 +13,11 @@ from typing import Any
 import click
 from pydantic import ValidationError
 
+from audit.errors import AuditError
+from audit.notes import NoteError
 from commands import render
 from commands.app import Arbiter, Outcome
+from commands.audit_cli import register, signer_from
 from commands.matchfile import load, play
 from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
@@ -27,7 +30,7 @@ class Arbitrated(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except RuleViolation as error:
+        except (RuleViolation, NoteError, AuditError) as error:
             fail(f"{error.code}: {error.message}")
         except ValidationError as error:
             first = error.errors()[0]
@@ -47,7 +50,8 @@ def now() -> str:
 
 
 def app_of(ctx: click.Context) -> Arbiter:
-    return Arbiter(ctx.obj["db"])
+    """The service, signing each round's checkpoint when the host's key file exists."""
+    return Arbiter(ctx.obj["db"], signer=signer_from())
 
 
 def parse_args(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -348,6 +352,9 @@ def demo(ctx: click.Context, seeds_dir: str | None) -> None:
 def default_seeds() -> Path:
     here = Path("seeds")
     return here if here.is_dir() else Path(__file__).resolve().parents[1] / "seeds"
+
+
+register(cli)
 
 
 def main() -> None:

@@ -1,0 +1,116 @@
+"""Audit bundles: a match's log exported as JSON Lines, for `arbiter verify` and replay.
+
+Every line is canonical JSON (RFC 8785) ending in a newline. The first is the header; then each
+entry exactly as the log hashes it, followed in a full bundle by the opening of its sealed
+parts; each checkpoint follows the entry that brought the log to its size. docs/audit.md has the
+field-by-field description.
+
+    {"header":{...}}
+    {"actor":...,"hash":...,"seq":1,...}                 an entry
+    {"opening":{"parts":[...],"salts":[...],"seq":2}}    full bundles only
+    {"checkpoint":{"consistency":[...],"note":"..."}}    after the entry at its size
+
+A public bundle holds what the public log shows: entries carry only commitments to their sealed
+parts, and the seed appears only if the match has ended (its public SeedRevealed entry). A full
+bundle adds every plaintext and salt, the host seed and the salt key.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator, Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from audit.canonical import MAX_SAFE_INTEGER, canonical, salt
+from audit.checkpoints import leaves, origin
+from audit.merkle import consistency_proof
+from audit.notes import parse_checkpoint, parse_note
+from domain.match import Match, parse_salt_key
+
+FORMAT = "arbiter-bundle/1"
+PUBLIC, FULL = "public", "full"
+HEADER, ENTRY, OPENING, CHECKPOINT = "header", "entry", "opening", "checkpoint"
+
+Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+
+
+class Header(BaseModel):
+    """The first line: what match this is, what it committed to, and who signs it."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+    format: Literal["arbiter-bundle/1"]
+    kind: Literal["public", "full"]
+    match: str
+    origin: str
+    game: str
+    rules_version: str
+    season: str
+    players: list[str]
+    seed_commitment: Hex64
+    setup_commitment: Hex64
+    host_key: str | None
+    entries: int = Field(ge=2, le=MAX_SAFE_INTEGER)
+    host_seed: str | None = None
+    salt_key: Hex64 | None = None
+
+    @model_validator(mode="after")
+    def check_secrets_match_the_kind(self) -> Header:
+        has_secrets = (self.host_seed is not None, self.salt_key is not None)
+        if has_secrets != ((True, True) if self.kind == FULL else (False, False)):
+            raise ValueError("a full bundle has host_seed and salt_key, a public one neither")
+        if self.origin != origin(self.match):
+            raise ValueError(f"origin must be {origin(self.match)!r}")
+        return self
+
+
+def kind_of(value: Any) -> str | None:
+    """Which kind of line a parsed value is, or None when it is none of them."""
+    if not isinstance(value, dict):
+        return None
+    if len(value) == 1:
+        tag = next(iter(value))
+        return tag if tag in (HEADER, OPENING, CHECKPOINT) else None
+    return ENTRY if "hash" in value else None
+
+
+def line(value: Any) -> str:
+    return canonical(value).decode() + "\n"
+
+
+def b64(raw: bytes) -> str:
+    return base64.b64encode(raw).decode()
+
+
+def export(match: Match, notes: Sequence[str], kind: str, host_key: str | None) -> Iterator[str]:
+    """The lines of `match`'s bundle with its signed checkpoint `notes` (oldest first), each
+    after the entry at its size with the consistency proof from the one before."""
+    entries = [record["entry"] for record in match.records]
+    genesis = entries[0]["public"]
+    header: dict[str, Any] = {
+        "format": FORMAT, "kind": kind, "match": match.match_id,
+        "origin": origin(match.match_id), "game": genesis["game"],
+        "rules_version": genesis["rules_version"], "season": genesis["season"],
+        "players": genesis["players"], "seed_commitment": genesis["seed_commitment"],
+        "setup_commitment": entries[1]["seals"][0], "host_key": host_key,
+        "entries": len(entries),
+    }
+    if kind == FULL:
+        header |= {"host_seed": match.host_seed, "salt_key": match.salt_key}
+    yield line({HEADER: header})
+    sizes = {parse_checkpoint(parse_note(note).text).size: note for note in notes}
+    data = leaves(entries) if sizes else []
+    key = parse_salt_key(match.salt_key)
+    previous = 0
+    for record in match.records:
+        seq = record["entry"]["seq"]
+        yield line(record["entry"])
+        if kind == FULL and record["parts"]:
+            salts = [salt(key, seq, i).hex() for i in range(len(record["parts"]))]
+            yield line({OPENING: {"seq": seq, "parts": record["parts"], "salts": salts}})
+        if seq in sizes:
+            proof = consistency_proof(previous, data[:seq]) if previous else []
+            yield line({CHECKPOINT: {"note": sizes[seq], "consistency": [b64(h) for h in proof]}})
+            previous = seq

@@ -1,0 +1,507 @@
+"""`arbiter verify`: check an audit bundle offline, with no database and no network.
+
+One pass over the lines, in order, stopping at the first failure with its stable code
+(docs/audit.md): every line canonical, every entry's hash and chain link, the header against
+the genesis entry, every checkpoint's signature, its consistency proof from the one before and
+its root against the entries themselves; in a full bundle also every salt and opening, the seed,
+and the match re-run through its rules entry by entry, with each round's signed state root.
+
+Memory stays flat as a bundle grows: lines are read in chunks, the Merkle root is kept as one
+subtree root per bit of the size (audit.merkle.TreeBuilder), and per round only a few hashes are
+kept. The exception is the re-run of a full bundle, which holds the match in memory as the
+service itself does.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from hashlib import sha256
+from itertools import islice
+from typing import Any
+
+from pydantic import ValidationError
+
+from audit.bundle import CHECKPOINT, ENTRY, FULL, HEADER, OPENING, Header, kind_of
+from audit.canonical import EVENT_PREFIX, NotCanonical, commitment, loads, loads_many, salt
+from audit.errors import AuditError
+from audit.merkle import HASH_SIZE, TreeBuilder, verify_consistency
+from audit.notes import (
+    NoteError,
+    VerifierKey,
+    parse_checkpoint,
+    parse_note,
+    parse_verifier_key,
+    verify_note,
+)
+from audit.rerun import Rerun
+from audit.signing import parse_extensions
+from audit.state_root import state_root
+from domain.envelope import GENESIS_PREV, VERSION
+from domain.match import Match
+from domain.rng import match_seed, seed_commitment
+
+CHUNK = 1024
+ENVELOPE = frozenset({"v", "match", "seq", "round", "prev", "kind", "actor", "at", "public",
+                      "seals", "hash"})
+PART = frozenset({"audience", "kind", "actor", "at", "data"})
+_HASH_MEMBER = b'"hash":"'  # canonical key order puts it after "actor" and "at", both texts
+_HASH_MEMBER_END = len(_HASH_MEMBER) + 64 + 2  # the quote and comma after the 64 hex digits
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_NOTE_ERRORS = {"unverified": "unsigned_checkpoint", "bad_signature": "bad_signature"}
+
+
+@dataclass(frozen=True)
+class RoundMark:
+    """The log at the end of a round: its size, Merkle root and (when known) state root."""
+
+    round: int
+    size: int
+    log_root: str
+    state_root: str | None
+
+
+@dataclass(frozen=True)
+class SignedCheckpoint:
+    round: int
+    size: int
+    root: bytes
+    state_root: str
+    note: str
+
+
+@dataclass
+class Audit:
+    """What a bundle was found to hold, once every check passed."""
+
+    header: Header
+    signer: VerifierKey | None = None
+    pinned: bool = False
+    entries: int = 0
+    opened: int = 0
+    checkpoints: list[SignedCheckpoint] = field(default_factory=list)
+    marks: dict[int, RoundMark] = field(default_factory=dict)
+    match: Match | None = None
+    log: list[dict[str, Any]] | None = None
+    results: dict[str, Any] | None = None
+    seed_revealed: bool = False
+    ended: bool = False
+
+    def report(self) -> list[str]:
+        """One screen: what was checked and what it showed."""
+        h = self.header
+        lines = [f"{h.kind} bundle of match {h.match}: {h.game} ({h.rules_version}), "
+                 f"season {h.season}, {len(h.players)} players",
+                 f"entries      {self.entries}: every line canonical, every hash and chain "
+                 "link holds"]
+        if h.kind == FULL:
+            lines.append(f"openings     {self.opened} sealed parts open to their commitments "
+                         "with the salts the salt key derives")
+        seed = "revealed at the end: it matches its commitment and re-derives the match seed" \
+            if self.seed_revealed else "not revealed yet"
+        if h.kind == FULL:
+            seed = f"the header's host seed matches its commitment; {seed}"
+        lines.append(f"seed         {seed}")
+        if self.checkpoints:
+            last = self.checkpoints[-1]
+            lines.append(f"checkpoints  {len(self.checkpoints)}, each extending the one before; "
+                         f"the last (round {last.round}) covers {last.size} of {self.entries} "
+                         "entries")
+            source = "pinned with --key" if self.pinned else \
+                "named by the header: pass --key to pin the key the host published"
+            lines.append(f"signed by    {self.signer} ({source})")
+        else:
+            lines.append("checkpoints  none: nothing in this bundle is signed")
+        if self.match is not None:
+            lines.append(f"rules        re-ran every command: all {self.entries} entries and "
+                         f"{len(self.checkpoints)} signed state roots reproduced")
+        if self.results is not None:
+            ranks = ", ".join(f"{p} {r}" for p, r in self.results.get("ranks", {}).items())
+            lines.append(f"outcome      {self.results.get('outcome')}; ranks {ranks}")
+        elif not self.ended:
+            lines.append("outcome      the match has not ended")
+        lines.append("verified")
+        return lines
+
+
+def verify(stream: Iterable[bytes], key: VerifierKey | None = None,
+           progress: Callable[[int, int], None] | None = None,
+           keep_log: bool = False) -> Audit:
+    """Verify the bundle whose lines (bytes, each ending in a newline) `stream` yields.
+
+    Checkpoints are checked against `key` when given, else against the header's host key.
+    `progress(entries_done, entries_total)` is called after each chunk; `keep_log` keeps every
+    entry in `Audit.log` (for replay and receipts). Raises AuditError at the first failure.
+    """
+    return _Verifier(key, progress, keep_log).run(stream)
+
+
+class _Verifier:
+    def __init__(self, key: VerifierKey | None, progress, keep_log: bool) -> None:
+        self.trusted = key
+        self.progress = progress
+        self.keep_log = keep_log
+        self.audit: Audit | None = None
+        self.keys: list[VerifierKey] = [key] if key else []
+        self.line = 0
+        self.size = 0
+        self.prev = GENESIS_PREV
+        self.round = 0
+        self.closed = -1  # the last round a checkpoint closed
+        self.tree = TreeBuilder()
+        self.pending: dict[str, Any] | None = None  # a sealed entry awaiting its opening
+        self.salt_key = b""
+        self.rerun: Rerun | None = None
+        self.contributions: dict[str, str] = {}
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def run(self, stream: Iterable[bytes]) -> Audit:
+        try:
+            for chunk in _chunks(stream):
+                values = _fast_values(chunk)
+                if values is None:
+                    for raw in chunk:
+                        self.line += 1
+                        self._line(raw, _parse(raw, self.size))
+                else:
+                    for raw, value in zip(chunk, values, strict=True):
+                        self.line += 1
+                        self._line(raw, value)
+                if self.progress and self.audit:
+                    self.progress(self.size, self.audit.header.entries)
+            self._finish()
+        except AuditError as error:
+            error.line = error.line or self.line or None
+            raise
+        return self.audit
+
+    def _line(self, raw: bytes, value: Any) -> None:
+        if self.audit is None:
+            self._header(value)
+            return
+        kind = kind_of(value)
+        if self.pending is not None and kind != OPENING:
+            raise AuditError("missing_opening", "a full bundle opens each sealed entry on the "
+                             "line after it", self.pending["seq"])
+        if kind == ENTRY:
+            self._entry(raw, value)
+        elif kind == OPENING:
+            self._opening(value[OPENING])
+        elif kind == CHECKPOINT:
+            self._checkpoint(value[CHECKPOINT])
+        elif kind == HEADER:
+            raise AuditError("unexpected_line", "a second header", self.size or None)
+        else:
+            raise AuditError("malformed_line", "neither an entry, an opening nor a checkpoint",
+                             self.size or None)
+
+    # -- the header ------------------------------------------------------------------------
+
+    def _header(self, value: Any) -> None:
+        if kind_of(value) != HEADER:
+            raise AuditError("malformed_header", "the first line must be the header")
+        try:
+            header = Header.model_validate(value[HEADER])
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(x) for x in first["loc"]) or "header"
+            raise AuditError("malformed_header", f"{where}: {first['msg']}") from None
+        signer = None
+        if header.host_key is not None:
+            try:
+                signer = parse_verifier_key(header.host_key)
+            except NoteError as error:
+                raise AuditError("malformed_header", f"host_key: {error}") from None
+            if str(signer) != header.host_key:  # e.g. an upper-case key hash
+                raise AuditError("malformed_header", "host_key is not in its one spelling")
+        self.keys = self.keys or ([signer] if signer else [])
+        self.audit = Audit(header, signer=self.keys[0] if self.keys else None,
+                           pinned=self.trusted is not None, log=[] if self.keep_log else None)
+        if header.kind == FULL:
+            if seed_commitment(header.host_seed) != header.seed_commitment:
+                raise AuditError("seed_mismatch", "the header's host seed does not hash to its "
+                                 "seed commitment")
+            self.salt_key = bytes.fromhex(header.salt_key)
+            self.rerun = Rerun(header)
+
+    # -- entries ---------------------------------------------------------------------------
+
+    def _entry(self, raw: bytes, e: dict[str, Any]) -> None:
+        """The hot path: everything here runs once per entry of a million-entry bundle."""
+        seq = self.size + 1
+        if e.keys() != ENVELOPE:
+            raise AuditError("malformed_entry", f"an entry has exactly the fields "
+                             f"{sorted(ENVELOPE)}", seq)
+        digest = e["hash"]
+        start = raw.find(_HASH_MEMBER)
+        leaf = raw[:start] + raw[start + _HASH_MEMBER_END:-1]
+        if type(digest) is not str or len(digest) != 64 or \
+                sha256(EVENT_PREFIX + leaf).hexdigest() != digest:
+            raise AuditError("bad_hash", "the hash is not SHA-256 of the entry's canonical text",
+                             seq)
+        if e["seq"] != seq or type(e["seq"]) is not int:
+            raise AuditError("bad_seq", f"found seq {e['seq']!r} where seq {seq} is due: an "
+                             "entry was dropped, inserted or moved", seq)
+        if e["prev"] != self.prev:
+            raise AuditError("broken_chain", "prev is not the hash of the entry before", seq)
+        header = self.audit.header
+        if seq > header.entries:
+            raise AuditError("unexpected_line", f"the header announces {header.entries} "
+                             "entries", seq)
+        _check_envelope(e, header.match, seq)
+        if seq <= 2:
+            self._check_against_header(e)
+        elif e["kind"] is not None:
+            self._public_fact(e)
+        round = e["round"]
+        if round < self.round or round <= self.closed:
+            raise AuditError("bad_round", f"round {round} comes after round "
+                             f"{max(self.round, self.closed)} was under way or closed", seq)
+        if round > self.round:
+            self._round_ended(self.round)
+            self.round = round
+        self.tree.append(leaf)
+        self.prev = digest
+        self.size = seq
+        if self.audit.log is not None:
+            self.audit.log.append(e)
+        if self.rerun is not None:
+            if e["seals"]:
+                self.pending = e
+            else:
+                self.rerun.step(e, [])
+
+    def _check_against_header(self, e: dict[str, Any]) -> None:
+        h = self.audit.header
+        if e["seq"] == 1:
+            genesis = {"game": h.game, "rules_version": h.rules_version, "season": h.season,
+                       "players": h.players, "seed_commitment": h.seed_commitment}
+            if e["kind"] != "MatchCreated" or e["public"] != genesis or e["round"] != 0:
+                raise AuditError("header_mismatch", "the header's game, rules version, season, "
+                                 "players or seed commitment differ from the genesis entry", 1)
+        elif e["seals"][:1] != [h.setup_commitment]:
+            raise AuditError("header_mismatch", "the header's setup commitment is not the "
+                             "sealed setup's", 2)
+
+    def _public_fact(self, e: dict[str, Any]) -> None:
+        kind, data = e["kind"], e["public"]
+        if kind == "SeedContributed" and isinstance(data.get("player"), str):
+            self.contributions[data["player"]] = data.get("text")
+        elif kind == "SeedRevealed":
+            self._seed_revealed(data, e["seq"])
+        elif kind == "MatchEnded":
+            self.audit.results = data.get("results")
+            self.audit.ended = True
+        elif kind == "MatchAbandoned":
+            self.audit.ended = True
+
+    def _seed_revealed(self, data: dict[str, Any], seq: int) -> None:
+        h = self.audit.header
+        host_seed = data.get("host_seed")
+        if not isinstance(host_seed, str) or seed_commitment(host_seed) != h.seed_commitment:
+            raise AuditError("seed_mismatch", "the revealed host seed does not hash to the "
+                             "seed commitment", seq)
+        if data.get("contributions") != self.contributions:
+            raise AuditError("seed_mismatch", "the revealed contributions are not the ones "
+                             "the log holds", seq)
+        if data.get("seed") != match_seed(host_seed, [self.contributions.get(p)
+                                                      for p in h.players]):
+            raise AuditError("seed_mismatch", "the revealed match seed does not re-derive "
+                             "from the host seed and the contributions", seq)
+        self.audit.seed_revealed = True
+
+    def _round_ended(self, round: int) -> None:
+        """Mark the end of `round` (unless its checkpoint did): the log before this entry."""
+        if round not in self.audit.marks:
+            state = state_root(self.rerun.match) if self.rerun and self.rerun.match else None
+            self.audit.marks[round] = RoundMark(round, self.size, self.tree.root().hex(), state)
+
+    # -- openings (full bundles) -----------------------------------------------------------
+
+    def _opening(self, o: Any) -> None:
+        e = self.pending
+        if e is None:
+            raise AuditError("unexpected_line", "an opening that follows no sealed entry of a "
+                             "full bundle", self.size or None)
+        seq, seals = e["seq"], e["seals"]
+        if not isinstance(o, dict) or o.keys() != {"seq", "parts", "salts"} or o["seq"] != seq:
+            raise AuditError("missing_opening", "the line after a sealed entry must be its "
+                             "opening: {seq, parts, salts}", seq)
+        parts, salts = o["parts"], o["salts"]
+        if not (isinstance(parts, list) and isinstance(salts, list)
+                and len(parts) == len(salts) == len(seals)):
+            raise AuditError("bad_opening", "an opening has one part and one salt per seal", seq)
+        for i, (part, given) in enumerate(zip(parts, salts, strict=True)):
+            if given != salt(self.salt_key, seq, i).hex():
+                raise AuditError("bad_salt", f"salt {i} is not HMAC-SHA256 of the salt key "
+                                 f"over '{seq}|{i}'", seq)
+            _check_part(part, seq, i)
+            if commitment(bytes.fromhex(given), part) != seals[i]:
+                raise AuditError("bad_opening", f"part {i} does not open its commitment", seq)
+        self.audit.opened += len(parts)
+        self.pending = None
+        self.rerun.step(e, parts)
+
+    # -- checkpoints -----------------------------------------------------------------------
+
+    def _checkpoint(self, c: Any) -> None:
+        seq = self.size or None
+        if not isinstance(c, dict) or c.keys() != {"note", "consistency"} or \
+                not isinstance(c["note"], str) or not isinstance(c["consistency"], list):
+            raise AuditError("malformed_checkpoint", "a checkpoint line is {note, consistency}",
+                             seq)
+        if not self.keys:
+            raise AuditError("no_host_key", "the header names no host key: pass --key", seq)
+        note = c["note"]
+        try:
+            verify_note(note, self.keys)
+            parsed = parse_note(note)
+            checkpoint = parse_checkpoint(parsed.text)
+        except NoteError as error:
+            raise note_failure(error, seq) from None
+        if _respelled(parsed) != note:
+            raise AuditError("malformed_checkpoint", "a signature line is not in its one "
+                             "canonical spelling", seq)
+        if checkpoint.origin != self.audit.header.origin:
+            raise AuditError("wrong_origin", f"the checkpoint is for {checkpoint.origin!r}", seq)
+        close = parse_extensions(checkpoint.extensions)
+        self._check_placement(checkpoint.size, seq)
+        previous = self.audit.checkpoints[-1] if self.audit.checkpoints else None
+        proof = [_unb64_hash(h, seq) for h in c["consistency"]]
+        consistent = verify_consistency(previous.size, checkpoint.size, previous.root,
+                                        checkpoint.root, proof) if previous else not proof
+        if not consistent:
+            raise AuditError("inconsistent_checkpoints", "the checkpoint does not extend the one "
+                             f"before (size {previous.size if previous else 0}): its "
+                             "consistency proof fails", seq)
+        log_root = self.tree.root()
+        if checkpoint.root != log_root:
+            raise AuditError("root_mismatch", "the signed root is not the Merkle root of the "
+                             f"first {checkpoint.size} entries", seq)
+        if close.round != self.round:
+            raise AuditError("bad_round", f"the checkpoint closes round {close.round}, but its "
+                             f"last entry belongs to round {self.round}", seq)
+        if self.rerun is not None and state_root(self.rerun.match) != close.state_root:
+            raise AuditError("state_root_mismatch", f"the signed state root of round "
+                             f"{close.round} is not the re-run's", seq)
+        self.audit.checkpoints.append(SignedCheckpoint(close.round, checkpoint.size,
+                                                       checkpoint.root, close.state_root, note))
+        self.audit.marks[close.round] = RoundMark(close.round, checkpoint.size, log_root.hex(),
+                                                  close.state_root)
+        self.closed = close.round
+
+    def _check_placement(self, size: int, seq: int | None) -> None:
+        if size != self.size:
+            raise AuditError("checkpoint_misplaced", f"a checkpoint of size {size} must follow "
+                             f"entry {size}, not entry {self.size}", seq)
+        if self.rerun is not None and (self.rerun.match is None
+                                       or self.rerun.match.version != size):
+            raise AuditError("checkpoint_misplaced", "a checkpoint falls inside a command's "
+                             "entries", seq)
+
+    # -- the end ---------------------------------------------------------------------------
+
+    def _finish(self) -> None:
+        if self.audit is None:
+            raise AuditError("malformed_header", "the bundle is empty")
+        expected = self.audit.header.entries
+        if self.pending is not None or self.size < expected:
+            raise AuditError("truncated", f"the bundle ends after {self.size} of the "
+                             f"{expected} entries its header announces"
+                             + (" (and before an opening)" if self.pending else ""),
+                             self.size + 1 if self.size < expected else self.size)
+        if self.rerun is not None:
+            self.rerun.finish(self.size)
+            self.audit.match = self.rerun.match
+        moved_on = self.audit.match is not None and self.audit.match.round > self.round
+        if self.audit.ended or moved_on:  # the last round has closed, with or without a checkpoint
+            self._round_ended(self.round)
+        self.audit.entries = self.size
+
+
+def note_failure(error: NoteError, seq: int | None) -> AuditError:
+    """A signed note that does not hold, as its audit code: no signature by the host key,
+    a bad one, or a note that cannot be read."""
+    return AuditError(_NOTE_ERRORS.get(error.code, "malformed_checkpoint"), str(error), seq)
+
+
+def _chunks(stream: Iterable[bytes]) -> Iterator[list[bytes]]:
+    iterator = iter(stream)
+    while chunk := list(islice(iterator, CHUNK)):
+        yield chunk
+
+
+def _fast_values(chunk: list[bytes]) -> list[Any] | None:
+    """The chunk's values through one batched canonical check, or None to go line by line."""
+    if not all(raw.endswith(b"\n") for raw in chunk):
+        return None
+    try:
+        texts = [raw[:-1].decode("ascii") for raw in chunk]
+    except UnicodeDecodeError:
+        return None
+    return loads_many(texts)
+
+
+def _parse(raw: bytes, after: int) -> Any:
+    """One line's value; the errors say which entry the line follows, as it has no seq yet."""
+    where = f" (the line after entry {after})"
+    if not raw.endswith(b"\n"):
+        raise AuditError("truncated", f"the last line has no newline: the bundle was cut{where}")
+    try:
+        return loads(raw[:-1].decode())
+    except UnicodeDecodeError:
+        raise AuditError("malformed_line", f"not UTF-8{where}") from None
+    except json.JSONDecodeError as error:
+        raise AuditError("malformed_line", f"not JSON: {error.msg}{where}") from None
+    except NotCanonical as error:
+        raise AuditError("not_canonical", f"{error}{where}") from None
+
+
+def _check_envelope(e: dict[str, Any], match_id: str, seq: int) -> None:
+    """A public entry shows kind, actor, time and data; a sealed one nothing but commitments."""
+    seals = e["seals"]
+    if e["v"] != VERSION or e["match"] != match_id or type(e["round"]) is not int or \
+            type(seals) is not list or not all(type(s) is str and _HEX64.fullmatch(s)
+                                               for s in seals):
+        raise AuditError("malformed_entry", f"needs v {VERSION}, match {match_id!r}, an integer "
+                         "round and hex commitments", seq)
+    if e["kind"] is None:
+        shaped = e["actor"] is None and e["at"] is None and e["public"] is None and seals
+    else:
+        shaped = type(e["kind"]) is str and type(e["actor"]) is str and \
+            (e["at"] is None or type(e["at"]) is str) and type(e["public"]) is dict
+    if not shaped:
+        raise AuditError("malformed_entry", "a sealed entry shows only its commitments; a "
+                         "public one its kind, actor, time and data", seq)
+
+
+def _check_part(part: Any, seq: int, index: int) -> None:
+    if not (isinstance(part, dict) and part.keys() == PART and isinstance(part["kind"], str)
+            and isinstance(part["actor"], str) and isinstance(part["data"], dict)
+            and (part["at"] is None or isinstance(part["at"], str))
+            and (part["audience"] == "host" or (isinstance(part["audience"], list) and all(
+                isinstance(p, str) for p in part["audience"])))):
+        raise AuditError("bad_opening", f"part {index} is not {{audience, kind, actor, at, data}}",
+                         seq)
+
+
+def _respelled(note) -> str:
+    """The note written back from its parts: a signature's base64 has one spelling only."""
+    lines = "".join(f"\N{EM DASH} {s.name} {base64.b64encode(s.key_id + s.signature).decode()}\n"
+                    for s in note.signatures)
+    return f"{note.text}\n{lines}"
+
+
+def _unb64_hash(text: Any, seq: int | None) -> bytes:
+    try:
+        raw = base64.b64decode(text, validate=True) if isinstance(text, str) else b""
+    except binascii.Error:
+        raw = b""
+    if len(raw) != HASH_SIZE or base64.b64encode(raw).decode() != text:
+        raise AuditError("malformed_checkpoint", f"{text!r} is not a base64 SHA-256 hash", seq)
+    return raw

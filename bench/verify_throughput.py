@@ -1,0 +1,151 @@
+"""Verify throughput and peak memory on synthetic public bundles, against raw SHA-256.
+
+    python bench/verify_throughput.py [--sizes 100000 1000000] [--dir /tmp]
+
+Each bundle is generated once (cached in --dir) with domain.envelope.seal_entry: a valid chain of
+~300-byte entries (a sealed command, a sealed fact and a public fact in turn), a round every 1,000
+entries and a signed checkpoint (with its consistency proof) every 100 rounds. Each size is then
+verified in a fresh process, which first hashes the same lines with bare hashlib.sha256 (the
+baseline), then runs audit.verify; it prints one JSON line with both rates, their ratio and the
+process's peak RSS. Run it by hand; the figures go in the issue's note.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from audit import keys
+from audit.bundle import CHECKPOINT, FORMAT, HEADER, b64, line
+from audit.checkpoints import origin
+from audit.merkle import consistency_proof, root
+from audit.notes import checkpoint_body
+from audit.signing import extensions
+from audit.verify import verify
+from domain.envelope import GENESIS_PREV, entry_bytes, seal_entry
+from domain.rng import seed_commitment
+
+MATCH = "bench"
+PLAYERS = [f"player-{i:02d}" for i in range(11)]
+ROUND = 1_000  # entries per round
+SIGNED_EVERY = 100  # rounds between checkpoints
+SALT_KEY = bytes(range(32))
+AT = "2026-11-21T20:00:00Z"
+
+
+def entry_for(seq: int, round: int, prev: str) -> dict:
+    player = PLAYERS[seq % len(PLAYERS)]
+    kind = seq % 3
+    if kind == 0:  # a player's sealed command, with its host-only context
+        parts = [{"audience": [player], "kind": "CommandAccepted", "actor": player, "at": AT,
+                  "data": {"name": "vote", "args": {"candidate": PLAYERS[seq % 7]}}},
+                 {"audience": "host", "kind": "CommandContext", "actor": "system", "at": AT,
+                  "data": {"garnets": {player: seq % 10}}}]
+        public = None
+    elif kind == 1:  # a sealed fact
+        parts = [{"audience": [player], "kind": "VoteCast", "actor": player, "at": AT,
+                  "data": {"candidate": PLAYERS[seq % 7]}}]
+        public = None
+    else:  # a public fact
+        parts = []
+        public = {"kind": "VotesTallied", "actor": "system", "at": AT,
+                  "data": {"round": round, "leader": PLAYERS[seq % 5], "votes": seq % 11}}
+    return seal_entry(match=MATCH, seq=seq, round=round, prev=prev, salt_key=SALT_KEY,
+                      public=public, parts=parts)
+
+
+def generate(path: Path, size: int) -> None:
+    """A valid public bundle of `size` entries; needs its leaves in memory for the proofs."""
+    signer = keys.generate("bench.example")
+    host_seed = "h" * 40
+    genesis = seal_entry(match=MATCH, seq=1, round=0, prev=GENESIS_PREV, salt_key=SALT_KEY,
+                         public={"kind": "MatchCreated", "actor": "host", "at": AT, "data": {
+                             "game": "synthetic", "rules_version": "synthetic/1",
+                             "season": "bench", "players": PLAYERS,
+                             "seed_commitment": seed_commitment(host_seed)}}, parts=[])
+    setup = seal_entry(match=MATCH, seq=2, round=0, prev=genesis["hash"], salt_key=SALT_KEY,
+                       public=None, parts=[{"audience": "host", "kind": "SetupCommitted",
+                                            "actor": "host", "at": AT, "data": {}}])
+    header = {"format": FORMAT, "kind": "public", "match": MATCH, "origin": origin(MATCH),
+              "game": "synthetic", "rules_version": "synthetic/1", "season": "bench",
+              "players": PLAYERS, "seed_commitment": seed_commitment(host_seed),
+              "setup_commitment": setup["seals"][0], "host_key": signer.verifier_key(),
+              "entries": size}
+    leaves: list[bytes] = []
+    signed = 0
+    with path.open("w", encoding="utf-8") as out:
+        out.write(line({HEADER: header}))
+        entry = None
+        for seq in range(1, size + 1):
+            round = (seq - 1) // ROUND
+            entry = genesis if seq == 1 else setup if seq == 2 else \
+                entry_for(seq, round, entry["hash"])
+            out.write(line(entry))
+            leaves.append(entry_bytes(entry))
+            if seq % (ROUND * SIGNED_EVERY) == 0 or seq == size:
+                proof = consistency_proof(signed, leaves) if signed else []
+                body = checkpoint_body(origin(MATCH), seq, root(leaves),
+                                       extensions(round, hashlib.sha256(b"%d" % seq).hexdigest()))
+                out.write(line({CHECKPOINT: {"note": signer.sign_note(body),
+                                             "consistency": [b64(h) for h in proof]}}))
+                signed = seq
+
+
+def measure(path: Path) -> dict:
+    """In this (fresh) process: the baseline (best of two passes, the first warming the page
+    cache), then verify, then the peak RSS."""
+    raw_rate = max(raw_sha256_rate(path) for _ in range(2))
+    start = time.perf_counter()
+    with path.open("rb") as file:
+        audit = verify(file)
+    seconds = time.perf_counter() - start
+    rate = audit.entries / seconds
+    return {"entries": audit.entries, "bytes": path.stat().st_size,
+            "raw_sha256_lines_per_s": round(raw_rate), "verify_entries_per_s": round(rate),
+            "verify_seconds": round(seconds, 2), "ratio": round(rate / raw_rate, 3),
+            "peak_rss_mib": peak_rss_mib()}
+
+
+def raw_sha256_rate(path: Path) -> float:
+    """Lines per second of bare hashlib.sha256 over the bundle's lines."""
+    start = time.perf_counter()
+    with path.open("rb") as file:
+        lines = sum(1 for raw in file if hashlib.sha256(raw).digest())
+    return lines / (time.perf_counter() - start)
+
+
+def peak_rss_mib() -> float:
+    """VmHWM: the peak of this address space alone (ru_maxrss would carry over the parent's
+    peak across fork and exec, and the parent held a million leaves while generating)."""
+    status = Path("/proc/self/status").read_text()
+    kib = next(int(row.split()[1]) for row in status.splitlines() if row.startswith("VmHWM:"))
+    return round(kib / 1024, 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
+    parser.add_argument("--dir", default="/tmp")
+    parser.add_argument("--measure", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.measure:
+        print(json.dumps(measure(Path(args.measure))))
+        return
+    for size in args.sizes:
+        path = Path(args.dir) / f"arbiter-bench-{size}.jsonl"
+        if not path.exists():
+            start = time.perf_counter()
+            generate(path, size)
+            print(f"# generated {path} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+        subprocess.run([sys.executable, __file__, "--measure", str(path)], check=True)
+
+
+if __name__ == "__main__":
+    main()
