@@ -47,8 +47,9 @@ from domain.rng import match_seed, seed_commitment
 
 CHUNK = 1024
 ENVELOPE = frozenset({"v", "match", "seq", "round", "prev", "kind", "actor", "at", "public",
-                      "seals", "hash"})
-PART = frozenset({"audience", "kind", "actor", "at", "data"})
+                      "postings", "seals", "hash"})
+PART = frozenset({"audience", "kind", "actor", "at", "data", "postings"})
+POSTING = frozenset({"player", "asset", "amount", "reason"})
 _HASH_MEMBER = b'"hash":"'  # canonical key order puts it after "actor" and "at", both texts
 _HASH_MEMBER_END = len(_HASH_MEMBER) + 64 + 2  # the quote and comma after the 64 hex digits
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -471,10 +472,12 @@ def _check_envelope(e: dict[str, Any], match_id: str, seq: int) -> None:
         raise AuditError("malformed_entry", f"needs v {VERSION}, match {match_id!r}, an integer "
                          "round and hex commitments", seq)
     if e["kind"] is None:
-        shaped = e["actor"] is None and e["at"] is None and e["public"] is None and seals
+        shaped = e["actor"] is None and e["at"] is None and e["public"] is None and \
+            e["postings"] is None and seals
     else:
         shaped = type(e["kind"]) is str and type(e["actor"]) is str and \
-            (e["at"] is None or type(e["at"]) is str) and type(e["public"]) is dict
+            (e["at"] is None or type(e["at"]) is str) and type(e["public"]) is dict and \
+            _are_postings(e["postings"])
     if not shaped:
         raise AuditError("malformed_entry", "a sealed entry shows only its commitments; a "
                          "public one its kind, actor, time and data", seq)
@@ -483,11 +486,19 @@ def _check_envelope(e: dict[str, Any], match_id: str, seq: int) -> None:
 def _check_part(part: Any, seq: int, index: int) -> None:
     if not (isinstance(part, dict) and part.keys() == PART and isinstance(part["kind"], str)
             and isinstance(part["actor"], str) and isinstance(part["data"], dict)
+            and _are_postings(part["postings"])
             and (part["at"] is None or isinstance(part["at"], str))
             and (part["audience"] == "host" or (isinstance(part["audience"], list) and all(
                 isinstance(p, str) for p in part["audience"])))):
-        raise AuditError("bad_opening", f"part {index} is not {{audience, kind, actor, at, data}}",
-                         seq)
+        raise AuditError("bad_opening", f"part {index} is not {{audience, kind, actor, at, data, "
+                         "postings}", seq)
+
+
+def _are_postings(postings: Any) -> bool:
+    return type(postings) is list and all(
+        isinstance(p, dict) and p.keys() == POSTING and isinstance(p["player"], str)
+        and isinstance(p["asset"], str) and type(p["amount"]) is int
+        and isinstance(p["reason"], str) for p in postings)
 
 
 def _respelled(note) -> str:

@@ -282,7 +282,7 @@ def replay_command(ctx: click.Context, source: str, round_: int, viewer: str,
     """A match as one viewer saw it at the end of a round, from a bundle or the store."""
     data = replay(audit_of(ctx, source, vkey), round_, viewer)
     roots = f"log root {data['log_root'] or '-'}\nstate root {data['state_root'] or '-'}"
-    emit(data, as_json, f"{render.view_text(data)}\n{roots}")
+    render.emit(data, as_json, f"{render.view_text(data)}\n{roots}")
 
 
 @click.command("diff")
@@ -304,7 +304,7 @@ def diff_command(ctx: click.Context, source: str, start: int, end: int, viewer: 
                for key, change in data["summary"].items()),
              f"{len(data['events'])} new events:",
              *(render.event_line(event) for event in data["events"])]
-    emit(data, as_json, "\n".join(lines))
+    render.emit(data, as_json, "\n".join(lines))
 
 
 @click.command("bisect")
@@ -318,7 +318,7 @@ def bisect_command(ctx: click.Context, bundle_a: str, bundle_b: str, vkey: str |
     """Where two bundles of one match first disagree: the entry, the round of the log and the
     round of the replayed state (exit 0 when they agree, 1 when they do not)."""
     data = bisect(audit_of(ctx, bundle_a, vkey), audit_of(ctx, bundle_b, vkey))
-    emit(data, as_json, bisect_text(data))
+    render.emit(data, as_json, bisect_text(data))
     if not data["agree"]:
         sys.exit(1)
 
@@ -345,7 +345,3 @@ def bisect_text(data: dict[str, Any]) -> str:
     else:
         lines.append("the replayed states agree at the end of every round both have")
     return "\n".join(lines)
-
-
-def emit(data: Any, as_json: bool, text: str) -> None:
-    click.echo(json.dumps(data, indent=2, sort_keys=True) if as_json else text)

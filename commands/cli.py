@@ -13,8 +13,11 @@ from typing import Any
 import click
 from pydantic import ValidationError
 
+from audit import keys
+from audit.bundle import FULL, export
 from audit.errors import AuditError
 from audit.notes import NoteError
+from audit.verify import verify
 from commands import render
 from commands.app import Arbiter, Outcome
 from commands.audit_cli import register, signer_from
@@ -66,10 +69,6 @@ def parse_args(pairs: tuple[str, ...]) -> dict[str, Any]:
         except json.JSONDecodeError:
             args[key] = value
     return args
-
-
-def emit(data: Any, as_json: bool, text: str) -> None:
-    click.echo(json.dumps(data, indent=2, sort_keys=True) if as_json else text)
 
 
 @click.group(cls=Arbitrated)
@@ -147,7 +146,7 @@ def season_show(ctx: click.Context, season_name: str, player: str | None, host: 
                 as_json: bool) -> None:
     """Standings: ToLs, Opals, MoEs and EC history; garnets only to their owner or the host."""
     data = render.standings(app_of(ctx).season(season_name), HOST if host else player)
-    emit(data, as_json, render.standings_text(data))
+    render.emit(data, as_json, render.standings_text(data))
 
 
 # -- matches ------------------------------------------------------------------------------
@@ -189,7 +188,7 @@ def submit(ctx: click.Context, match_id: str, actor: str, action: str, args: dic
     outcome = app_of(ctx).submit(match_id, actor, action, args, at=now(), command_id=command_id)
     data = {"receipt": outcome.receipt.as_dict() if outcome.receipt else None,
             "told": outcome.told}
-    emit(data, as_json, render.outcome_text(outcome))
+    render.emit(data, as_json, render.outcome_text(outcome))
     return outcome
 
 
@@ -307,7 +306,7 @@ def view_command(ctx: click.Context, match_id: str, public: bool, player: str | 
     if viewer not in (HOST, PUBLIC, *the_match.players):
         raise RuleViolation("unknown_player", f"{viewer!r} does not play in {match_id}")
     data = view(the_match, viewer, round_)
-    emit(data, as_json, render.view_text(data))
+    render.emit(data, as_json, render.view_text(data))
 
 
 @cli.command("play")
@@ -317,7 +316,7 @@ def view_command(ctx: click.Context, match_id: str, public: bool, player: str | 
 def play_command(ctx: click.Context, file: str, as_json: bool) -> None:
     """Play a match file into the store, print the results, check its expectations."""
     outcome, mismatches = play(app_of(ctx), load(file))
-    emit(outcome, as_json, render.results_text(outcome))
+    render.emit(outcome, as_json, render.results_text(outcome))
     if mismatches:
         for line in mismatches:
             click.echo(f"mismatch: {line}", err=True)
@@ -328,14 +327,17 @@ def play_command(ctx: click.Context, file: str, as_json: bool) -> None:
 @click.option("--seeds", "seeds_dir", default=None, help="Folder of match files.")
 @click.pass_context
 def demo(ctx: click.Context, seeds_dir: str | None) -> None:
-    """Play every match file in seeds/ into a fresh embedded store and summarise each."""
+    """Play every match file in seeds/ into a fresh embedded store, with a throwaway host key
+    signing every round; summarise each match and verify its full audit bundle offline."""
     folder = Path(seeds_dir) if seeds_dir else default_seeds()
     files = sorted(folder.glob("*.json"))
     if not files:
         raise RuleViolation("no_seeds", f"no match files in {folder}")
-    db = ctx.obj["db"] or f"sqlite:///{Path(tempfile.mkdtemp(prefix='arbiter-demo-'))}/demo.db"
-    app = Arbiter(db)
-    click.echo(f"store: {db}")
+    workdir = Path(tempfile.mkdtemp(prefix="arbiter-demo-"))
+    db = ctx.obj["db"] or f"sqlite:///{workdir}/demo.db"
+    signer = keys.generate("demo-host")
+    app = Arbiter(db, signer=signer)
+    click.echo(f"store: {db}\nhost key: {signer.verifier_key()}")
     failed = 0
     for path in files:
         outcome, mismatches = play(app, load(path))
@@ -343,6 +345,12 @@ def demo(ctx: click.Context, seeds_dir: str | None) -> None:
         click.echo(render.results_text(outcome, reveals=False))
         for line in mismatches:
             click.echo(f"mismatch: {line}")
+        match_id = outcome["match"]
+        notes = [n["note"] for n in app.checkpoints(match_id).notes]
+        bundle = "".join(export(app.match(match_id), notes, FULL, signer.verifier_key()))
+        audit = verify(line.encode() + b"\n" for line in bundle.splitlines())
+        click.echo(f"  audit: full bundle verified offline ({audit.entries} entries, "
+                   f"{len(audit.checkpoints)} signed checkpoints, every result re-run)")
         failed += bool(mismatches)
     click.echo(f"\n{len(files)} matches played, {len(files) - failed} as expected")
     if failed:

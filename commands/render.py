@@ -5,9 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import click
+
 from commands.app import Outcome
 from domain.decider import HOST
 from domain.season import Season
+
+
+def emit(data: Any, as_json: bool, text: str) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=True) if as_json else text)
 
 
 def compact(value: Any) -> str:

@@ -1,11 +1,12 @@
 """The match log's envelope: salted commitments for sealed parts and the hash chain.
 
 An entry (what the chain hashes and the public log shows):
-    {"v", "match", "seq", "round", "prev", "kind", "actor", "at", "public", "seals"}
-A public entry fills kind, actor, at and public. A sealed entry leaves them null: its kind,
-actor, time, audience and data travel inside its first sealed part, so the public learns
-only that an entry exists. `hash` = SHA-256(EVENT_PREFIX + canonical(entry without hash));
-the Merkle leaf of an entry is that same canonical text.
+    {"v", "match", "seq", "round", "prev", "kind", "actor", "at", "public", "postings", "seals"}
+A public entry fills kind, actor, at, public and postings (what it moved in the season). A
+sealed entry leaves them null: its kind, actor, time, audience, data and postings travel inside
+its first sealed part, so the public learns only that an entry exists.
+`hash` = SHA-256(EVENT_PREFIX + canonical(entry without hash)); the Merkle leaf of an entry
+is that same canonical text.
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ def seal_entry(
     public: dict[str, Any] | None,
     parts: Sequence[dict[str, Any]],
 ) -> dict[str, Any]:
-    """Build and hash one entry. `public` is {kind, actor, at, data} or None when sealed."""
+    """Build and hash one entry. `public` is {kind, actor, at, data, postings}, or None when
+    the entry is sealed."""
     entry: dict[str, Any] = {
         "v": VERSION,
         "match": match,
@@ -62,6 +64,7 @@ def seal_entry(
         "actor": public["actor"] if public else None,
         "at": public["at"] if public else None,
         "public": public["data"] if public else None,
+        "postings": public.get("postings", []) if public else None,
         "seals": [commitment(salt(salt_key, seq, i), part) for i, part in enumerate(parts)],
     }
     entry["hash"] = entry_hash(entry)

@@ -110,7 +110,10 @@ class Match(Aggregate):
             self._record(fact, role="fact", at=at, batch=first, command_id=command_id,
                          round=batch_round)
         if self.phase == OPEN and self.game.finished(self.state):
-            self._end(at, first, command_id, abandoned=None)
+            self._end(at, first, command_id)
+        elif facts and facts[-1].kind == "MatchAbandoned":
+            self._record(self._seed_reveal(), role="meta", at=at, batch=first,
+                         command_id=command_id)
         return list(range(first, self.version + 1))
 
     def _decide(self, command: Command) -> list[Event]:
@@ -229,14 +232,14 @@ class Match(Aggregate):
                         round: int) -> None:
         sent = {"name": command.name, "args": dict(command.args)}
         context = {"audience": HOST, "kind": "CommandContext", "actor": SYSTEM, "at": at,
-                   "data": {"garnets": dict(command.garnets)}}
+                   "data": {"garnets": dict(command.garnets)}, "postings": []}
         if command.actor == HOST and command.name != "correct":
             public, parts = _public("CommandAccepted", HOST, at, sent), [context]
         else:
             # A player's submission is theirs alone; a correction may name a player's vote.
             audience = HOST if command.actor == HOST else [command.actor]
             own = {"audience": audience, "kind": "CommandAccepted",
-                   "actor": command.actor, "at": at, "data": sent}
+                   "actor": command.actor, "at": at, "data": sent, "postings": []}
             public, parts = None, [own, context]
         self._seal_and_append(public, parts, [], role="command", batch=self.version + 1,
                               command_id=command_id, round=round)
@@ -245,11 +248,11 @@ class Match(Aggregate):
                 command_id: str | None, round: int | None = None) -> None:
         postings = [posting_dict(p) for p in fact.postings]
         if fact.audience == PUBLIC:
-            public, parts = _public(fact.kind, fact.actor, at, dict(fact.data)), []
+            public, parts = _public(fact.kind, fact.actor, at, dict(fact.data), postings), []
         else:
             public = None
             parts = [{"audience": audience_of(fact), "kind": fact.kind, "actor": fact.actor,
-                      "at": at, "data": dict(fact.data)}]
+                      "at": at, "data": dict(fact.data), "postings": postings}]
         self._seal_and_append(public, parts, postings, role=role, batch=batch,
                               command_id=command_id,
                               round=self.round if round is None else round)
@@ -262,8 +265,7 @@ class Match(Aggregate):
         self._appended(record={"entry": entry, "parts": parts, "postings": postings,
                                "role": role, "batch": batch, "command_id": command_id})
 
-    def _end(self, at: str | None, batch: int, command_id: str | None,
-             abandoned: str | None) -> None:
+    def _end(self, at: str | None, batch: int, command_id: str | None) -> None:
         ended = Event("MatchEnded", {"results": self.game.results(self.state)}, actor=SYSTEM)
         self._record(ended, role="meta", at=at, batch=batch, command_id=command_id)
         self._record(self._seed_reveal(), role="meta", at=at, batch=batch,
@@ -353,8 +355,9 @@ _MATCH_FACTS = ("SeedContributed", "MatchAbandoned", "DeadlineSet", "SubmissionE
                 "SubmissionVoided")
 
 
-def _public(kind: str, actor: str, at: str | None, data: dict) -> dict[str, Any]:
-    return {"kind": kind, "actor": actor, "at": at, "data": data}
+def _public(kind: str, actor: str, at: str | None, data: dict,
+            postings: list[dict] | None = None) -> dict[str, Any]:
+    return {"kind": kind, "actor": actor, "at": at, "data": data, "postings": postings or []}
 
 
 def parse_setup(game, setup: Mapping[str, Any]):

@@ -3,8 +3,10 @@
 A record is a plain dict (so the store can transcode it):
     entry     the hashed envelope (see domain.envelope), with its "hash"
     parts     plaintext of the sealed parts, in the order of entry["seals"]; each part is
-              {"audience", "kind", "actor", "at", "data"}; audience is "host" or a player list
-    postings  season postings the entry caused
+              {"audience", "kind", "actor", "at", "data", "postings"}; audience is "host" or a
+              player list
+    postings  season postings the entry caused (also hashed: in the entry when public, in
+              its first part when sealed)
     role      "meta" (the match's own bookkeeping), "command" (an accepted command, as sent)
               or "fact" (a rules event)
     batch     seq of the command entry that caused it (None for the genesis entry)
@@ -36,6 +38,7 @@ def headline(record: dict[str, Any]) -> dict[str, Any]:
             "at": entry["at"],
             "audience": PUBLIC,
             "data": entry["public"],
+            "postings": entry["postings"],
         }
     return record["parts"][0]
 

@@ -229,3 +229,30 @@ def test_arguments_the_log_cannot_hold_are_refused(app):
     refused("invalid_command", app.submit, "m1", "ann", "bid", {"amount": 2**60})
     refused("invalid_command", app.submit, "m1", "ann", "bid", "7")
     assert app.match("m1").version == before
+
+
+def test_an_abandoned_match_reveals_its_seed_and_takes_no_more(app):
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    refused("reason_required", app.submit, "m1", "host", "end", {})
+    refused("host_only", app.submit, "m1", "ann", "end", {"reason": "bored"})
+    told = app.submit("m1", "host", "end", {"reason": "server outage"}).told
+    assert [e["kind"] for e in told] == ["CommandAccepted", "MatchAbandoned", "SeedRevealed"]
+    assert told[-1]["data"]["host_seed"] == SEED
+    refused("match_over", app.submit, "m1", "ann", "bid", {"amount": 1})
+    refused("wrong_state", app.submit, "m1", "host", "end", {"reason": "again"})
+
+
+def test_postings_are_committed_with_their_entry(app):
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    spend = app.submit("m1", "ann", "hint")
+    hint = app.match("m1").records[spend.seqs[-1] - 1]
+    assert hint["entry"]["postings"] is None  # sealed: the spend is not public
+    assert hint["parts"][0]["postings"] == [
+        {"player": "ann", "asset": "garnets", "amount": -2, "reason": "hint"}]
+    app.submit("m1", "ann", "bid", {"amount": 5})
+    app.submit("m1", "host", "close_round")
+    app.submit("m1", "host", "close_round")
+    over = next(r for r in app.match("m1").records if r["entry"]["kind"] == "GameOver")
+    assert over["entry"]["postings"] == over["postings"] != []

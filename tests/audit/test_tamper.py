@@ -70,7 +70,7 @@ def changed(value):
     if isinstance(value, str):
         return ("0" if value[0] != "0" else "1") + value[1:]
     if isinstance(value, list):
-        return [changed(value[0]), *value[1:]]
+        return [changed(value[0]), *value[1:]] if value else [0]
     key = sorted(value)[0]
     return {**value, key: changed(value[key]) if value[key] else "x"}
 
@@ -294,7 +294,8 @@ def reforged(story, edit) -> dict[str, bytes]:
     for record in forged.records:
         e = record["entry"]
         public = None if e["kind"] is None else \
-            {"kind": e["kind"], "actor": e["actor"], "at": e["at"], "data": e["public"]}
+            {"kind": e["kind"], "actor": e["actor"], "at": e["at"], "data": e["public"],
+             "postings": e["postings"]}
         record["entry"] = seal_entry(match="m1", seq=e["seq"], round=e["round"], prev=prev,
                                      salt_key=key, public=public, parts=record["parts"])
         prev = record["entry"]["hash"]
