@@ -62,14 +62,15 @@ def run(url: str, n: int) -> None:
                      host_seed=file.host_seed, salt_key=file.salt_key)
     app.submit(match_id, "host", "open_match")
     voters = file.players[:2]
-    ours, records = [], []
+    ours, batches = [], []
     for i in range(n):
         voter = voters[i % 2]
         start = time.perf_counter()
         outcome = app.submit(match_id, voter, "vote", {"candidate": voters[(i + 1) % 2]})
         ours.append(time.perf_counter() - start)
-        match = app.match(match_id)
-        records.append([match.records[s - 1] for s in outcome.seqs])
+        batches.append(outcome.seqs)
+    match = app.match(match_id)  # read once after the loop: a copy per vote would skew GC
+    records = [[match.records[s - 1] for s in seqs] for seqs in batches]
 
     bare = Bare(env=persistence_env(url))
     log = Log()
