@@ -9,15 +9,12 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
-from uuid import uuid4
-
-import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.stores import SERVER, postgres_url, sqlite_url
 from commands.app import Arbiter
 from commands.matchfile import load, play
 from projections.views import view
@@ -50,17 +47,11 @@ def run(url: str, repeat: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=20)
-    parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--pg", default=SERVER)
     args = parser.parse_args()
-    run(f"sqlite:///{tempfile.mkdtemp(prefix='arbiter-bench-')}/bench.db", args.repeat)
-    name = f"arbiter_bench_{uuid4().hex[:8]}"
-    with psycopg.connect(args.pg, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        run(args.pg.rsplit("/", 1)[0] + f"/{name}", args.repeat)
-    finally:
-        with psycopg.connect(args.pg, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    run(sqlite_url(), args.repeat)
+    with postgres_url(args.pg) as url:
+        run(url, args.repeat)
 
 
 if __name__ == "__main__":

@@ -12,18 +12,16 @@ import argparse
 import secrets
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import ClassVar
-from uuid import uuid4
 
-import psycopg
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.stores import SERVER, postgres_url, sqlite_url
 from commands.app import Arbiter
 from commands.matchfile import load, prepare_season
 from commands.store import persistence_env
@@ -92,18 +90,11 @@ def run(url: str, n: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=500)
-    parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--pg", default=SERVER)
     args = parser.parse_args()
-    folder = tempfile.mkdtemp(prefix="arbiter-bench-")
-    run(f"sqlite:///{folder}/bench.db", args.n)
-    name = f"arbiter_bench_{uuid4().hex[:8]}"
-    with psycopg.connect(args.pg, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        run(args.pg.rsplit("/", 1)[0] + f"/{name}", args.n)
-    finally:
-        with psycopg.connect(args.pg, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    run(sqlite_url(), args.n)
+    with postgres_url(args.pg) as url:
+        run(url, args.n)
 
 
 if __name__ == "__main__":
