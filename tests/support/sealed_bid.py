@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from pydantic import ConfigDict
+
 from domain.decider import HOST, Command, Event, Posting, SetupBase, to_all, to_player
 from domain.errors import RuleViolation
 from domain.rng import Rng
@@ -21,6 +23,7 @@ RULES_VERSION = "sealed_bid/1"
 
 
 class Setup(SetupBase):
+    model_config = ConfigDict(extra="forbid")
     rounds: int = 2
 
 
