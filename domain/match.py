@@ -84,7 +84,7 @@ class Match(Aggregate):
                   "batch": None, "command_id": None}
         match = cls(match_id=match_id, season=season, game_id=game_id, salt_key=salt_key,
                     record=record)
-        secret = Event("SetupCommitted", {
+        secret = MatchFact("SetupCommitted", {
             "setup": parsed.model_dump(mode="json"),
             "host_seed": host_seed,
             "garnets": {p: garnets.get(p, 0) for p in parsed.players},
@@ -103,15 +103,20 @@ class Match(Aggregate):
         self.check_actor_is_known(command.actor)
         self.check_args_are_plain_json(command.args)
         facts = self._decide(command)
+        roles = ["meta" if isinstance(fact, MatchFact) else "fact" for fact in facts]
+        for fact, role in zip(facts, roles, strict=True):
+            if role == "fact" and fact.kind in MATCH_FACT_KINDS:
+                # A bug in a game, not bad input: auditors read these kinds as the match's own.
+                raise ValueError(f"{self.game_id} emitted {fact.kind}, a kind the match reserves")
         first = self.version + 1
         batch_round = self.round
         self._record_command(command, at, command_id, batch_round)
-        for fact in facts:
-            self._record(fact, role="fact", at=at, batch=first, command_id=command_id,
+        for fact, role in zip(facts, roles, strict=True):
+            self._record(fact, role=role, at=at, batch=first, command_id=command_id,
                          round=batch_round)
         if self.phase == OPEN and self.game.finished(self.state):
             self._end(at, first, command_id)
-        elif facts and facts[-1].kind == "MatchAbandoned":
+        elif facts and isinstance(facts[-1], MatchFact) and facts[-1].kind == "MatchAbandoned":
             self._record(self._seed_reveal(), role="meta", at=at, batch=first,
                          command_id=command_id)
         return list(range(first, self.version + 1))
@@ -137,7 +142,7 @@ class Match(Aggregate):
         text = command.args.get("text")
         if not isinstance(text, str) or not text:
             raise RuleViolation("invalid_contribution", "give a non-empty text")
-        return [Event("SeedContributed", {"player": command.actor, "text": text},
+        return [MatchFact("SeedContributed", {"player": command.actor, "text": text},
                       actor=command.actor)]
 
     def _decide_open_match(self, command: Command) -> list[Event]:
@@ -145,7 +150,7 @@ class Match(Aggregate):
         if self.phase != CONFIGURED:
             raise RuleViolation("wrong_state", "the match is open already")
         seed = self.seed
-        opened = Event("MatchOpened", {"contributions": len(self.contributions)}, actor=HOST)
+        opened = MatchFact("MatchOpened", {"contributions": len(self.contributions)}, actor=HOST)
         state = self.game.initial_state(self.setup, Rng(self.game_id, seed))
         return [opened, *self.game.decide(state, command)]
 
@@ -154,7 +159,7 @@ class Match(Aggregate):
         deadline = command.args.get("deadline")
         if not isinstance(deadline, str) or not deadline:
             raise RuleViolation("invalid_deadline", "give the deadline as an ISO 8601 text")
-        return [Event("DeadlineSet", {"round": self.round, "deadline": deadline}, actor=HOST)]
+        return [MatchFact("DeadlineSet", {"round": self.round, "deadline": deadline}, actor=HOST)]
 
     def _decide_correct(self, command: Command) -> list[Event]:
         self.check_actor_is_host(command)
@@ -164,7 +169,7 @@ class Match(Aggregate):
         if "void" in command.args:
             seq = command.args["void"]
             self.check_can_void(seq)
-            return [Event("SubmissionVoided", {"seq": seq, "reason": reason},
+            return [MatchFact("SubmissionVoided", {"seq": seq, "reason": reason},
                           audience=HOST, actor=HOST)]
         player, name = command.args.get("as"), command.args.get("command")
         if not isinstance(player, str) or not isinstance(name, str):
@@ -176,7 +181,7 @@ class Match(Aggregate):
         if not isinstance(args, Mapping):
             raise RuleViolation("invalid_correction", "args must be an object")
         on_behalf = Command(name, player, args, command.garnets)
-        entered = Event("SubmissionEntered", {"player": player, "command": name,
+        entered = MatchFact("SubmissionEntered", {"player": player, "command": name,
                                               "args": dict(args), "reason": reason},
                         audience=HOST, actor=HOST)
         return [entered, *self._decide(on_behalf)]
@@ -186,7 +191,7 @@ class Match(Aggregate):
         reason = command.args.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             raise RuleViolation("reason_required", "ending a match early needs a reason")
-        return [Event("MatchAbandoned", {"reason": reason}, actor=HOST)]
+        return [MatchFact("MatchAbandoned", {"reason": reason}, actor=HOST)]
 
     # -- guards ---------------------------------------------------------------------------
 
@@ -266,13 +271,13 @@ class Match(Aggregate):
                                "role": role, "batch": batch, "command_id": command_id})
 
     def _end(self, at: str | None, batch: int, command_id: str | None) -> None:
-        ended = Event("MatchEnded", {"results": self.game.results(self.state)}, actor=SYSTEM)
+        ended = MatchFact("MatchEnded", {"results": self.game.results(self.state)}, actor=SYSTEM)
         self._record(ended, role="meta", at=at, batch=batch, command_id=command_id)
         self._record(self._seed_reveal(), role="meta", at=at, batch=batch,
                      command_id=command_id)
 
     def _seed_reveal(self) -> Event:
-        return Event("SeedRevealed", {"host_seed": self.host_seed,
+        return MatchFact("SeedRevealed", {"host_seed": self.host_seed,
                                       "contributions": self.contributions,
                                       "seed": self.seed}, actor=SYSTEM)
 
@@ -294,39 +299,35 @@ class Match(Aggregate):
         fact = to_event(record)
         if record["role"] == "meta":
             self._apply_meta(fact)
-        elif fact.kind == "SubmissionVoided":
-            self.voided.add(fact.data["seq"])
-            self.state = self._refold()
-        elif fact.kind == "MatchOpened":
-            self.phase = OPEN
-            self.state = self.game.initial_state(self.setup, Rng(self.game_id, self.seed))
-        elif fact.kind == "SeedContributed":
-            self.contributions[fact.data["player"]] = fact.data["text"]
-        elif fact.kind == "MatchAbandoned":
-            self.phase = ENDED
-        elif fact.kind not in ("DeadlineSet", "SubmissionEntered"):
+        else:
             self.state = self.game.evolve(self.state, fact)
 
     def _apply_meta(self, fact: Event) -> None:
+        """The match's own facts; a game's event of the same kind is the game's business."""
         if fact.kind == "MatchCreated":
             self.players = list(fact.data["players"])
         elif fact.kind == "SetupCommitted":
             self.setup = self.game.Setup.model_validate(fact.data["setup"])
             self.host_seed = fact.data["host_seed"]
-        elif fact.kind == "MatchEnded":
+        elif fact.kind == "SeedContributed":
+            self.contributions[fact.data["player"]] = fact.data["text"]
+        elif fact.kind == "MatchOpened":
+            self.phase = OPEN
+            self.state = self.game.initial_state(self.setup, Rng(self.game_id, self.seed))
+        elif fact.kind == "SubmissionVoided":
+            self.voided.add(fact.data["seq"])
+            self.state = self._refold()
+        elif fact.kind in ("MatchEnded", "MatchAbandoned"):
             self.phase = ENDED
 
     def _refold(self) -> Any:
         """The game state with voided submissions left out, rebuilt from the opening."""
         state = None
         for record in self.records:
-            if record["role"] != "fact" or record["batch"] in self.voided:
-                continue
-            fact = to_event(record)
-            if fact.kind == "MatchOpened":
+            if record["role"] == "meta" and record["entry"]["kind"] == "MatchOpened":
                 state = self.game.initial_state(self.setup, Rng(self.game_id, self.seed))
-            elif fact.kind not in _MATCH_FACTS:
-                state = self.game.evolve(state, fact)
+            elif record["role"] == "fact" and record["batch"] not in self.voided:
+                state = self.game.evolve(state, to_event(record))
         return state
 
     # -- reading --------------------------------------------------------------------------
@@ -351,8 +352,13 @@ class Match(Aggregate):
         return None if self.state is None else self.game.results(self.state)
 
 
-_MATCH_FACTS = ("SeedContributed", "MatchAbandoned", "DeadlineSet", "SubmissionEntered",
-                "SubmissionVoided")
+MATCH_FACT_KINDS = frozenset({
+    "MatchCreated", "SetupCommitted", "SeedContributed", "MatchOpened", "DeadlineSet",
+    "SubmissionVoided", "SubmissionEntered", "MatchAbandoned", "MatchEnded", "SeedRevealed"})
+
+
+class MatchFact(Event):
+    """A fact of the match itself (opening, seed, corrections, the end), not of its game."""
 
 
 def _public(kind: str, actor: str, at: str | None, data: dict,
