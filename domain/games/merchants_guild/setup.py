@@ -1,0 +1,187 @@
+"""The host's setup: players, the bill catalog (MG-R1), the optional hidden pairing, alignments
+and week-1 leads, and the variants of section 10.
+
+Every check raises ValueError; the framework turns the pydantic error into `invalid_setup`.
+Starting garnets and the host seed are the framework's: they arrive with every command and
+with `configure_match` respectively.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from domain.decider import SetupBase
+from domain.games.merchants_guild.guild import (
+    BILL_NUMBERS,
+    COMBINATIONS,
+    HOUSES,
+    PAIR_COUNT,
+    PAIRS_PER_WEEK,
+    PLAYER_COUNT,
+)
+
+RESERVED_IDS = ("host", "system", "public")
+
+House = Literal["red", "green", "blue", "black", "white"]
+Resource = Literal["forges", "ships", "markets"]
+
+
+class Operation(BaseModel):
+    model_config = ConfigDict(
+        strict=True, extra="forbid", frozen=True, populate_by_name=True, serialize_by_alias=True
+    )
+
+
+class Add(Operation):
+    """value := max(0, value + amount)"""
+
+    op: Literal["add"]
+    house: House
+    resource: Resource
+    amount: int
+
+    @field_validator("amount")
+    @classmethod
+    def amount_is_not_zero(cls, amount: int) -> int:
+        if amount == 0:
+            raise ValueError("an add needs a non-zero amount")
+        return amount
+
+
+class Transfer(Operation):
+    """Moves min(amount, what `from` has) from one house to another."""
+
+    op: Literal["transfer"]
+    source: House = Field(alias="from")
+    destination: House = Field(alias="to")
+    resource: Resource
+    amount: int = Field(gt=0)
+
+    @model_validator(mode="after")
+    def houses_are_distinct(self) -> Transfer:
+        if self.source == self.destination:
+            raise ValueError("a transfer needs two distinct houses")
+        return self
+
+
+class Swap(Operation):
+    """Exchanges one resource between two houses."""
+
+    op: Literal["swap"]
+    houses: list[House]
+    resource: Resource
+
+    @field_validator("houses")
+    @classmethod
+    def two_distinct_houses(cls, houses: list[str]) -> list[str]:
+        if len(houses) != 2 or houses[0] == houses[1]:
+            raise ValueError("a swap needs two distinct houses")
+        return houses
+
+
+class Set(Operation):
+    """value := value"""
+
+    op: Literal["set"]
+    house: House
+    resource: Resource
+    value: int = Field(ge=0)
+
+
+Effect = Annotated[Add | Transfer | Swap | Set, Field(discriminator="op")]
+
+
+class Bill(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+    number: int
+    title: str
+    effects: list[Effect] = Field(default_factory=list)
+
+
+class Setup(SetupBase):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+    bills: list[Bill]
+    pairs: list[list[int]] | None = None
+    alignments: dict[str, list[House]] | None = None
+    week1_leads: list[int] = Field(default_factory=list)
+    nominate_presented: Literal["reject", "ignore"] = "reject"
+    week8_selection_actions: Literal["reject", "allow"] = "reject"
+    lookup_limit_per_week: int | None = Field(default=None, ge=0)
+    max_extra_investigations: int = Field(default=1, ge=0)
+    blackmail_evaluation: Literal["simultaneous", "sequential_seat_order"] = "simultaneous"
+    insolvent_tax: Literal["take_all", "take_none"] = "take_all"
+    all_tied_losers: Literal["all", "none"] = "all"
+    bills_tol_field: Literal["payers_first", "all_then_require_payer"] = "payers_first"
+
+    @field_validator("week1_leads", mode="before")
+    @classmethod
+    def none_means_no_leads(cls, value: Any) -> Any:
+        return [] if value is None else value
+
+    @model_validator(mode="after")
+    def check_everything(self) -> Setup:
+        check_players(self.players)
+        check_catalog(self.bills)
+        if self.pairs is not None:
+            check_pairs(self.pairs)
+        if self.alignments is not None:
+            check_alignments(self.players, self.alignments)
+        check_leads(self.week1_leads, self.pairs)
+        return self
+
+    def catalog(self) -> list[dict[str, Any]]:
+        """The 60 bills in number order, as published at the opening (MG-R3)."""
+        bills = sorted(self.bills, key=lambda bill: bill.number)
+        return [bill.model_dump(mode="json", by_alias=True) for bill in bills]
+
+
+def check_players(players: list[str]) -> None:
+    if len(players) != PLAYER_COUNT:
+        raise ValueError(f"players: the guild needs {PLAYER_COUNT} players, got {len(players)}")
+    if len(set(players)) != len(players):
+        raise ValueError("players: ids must be distinct")
+    for player in players:
+        if not player or player in RESERVED_IDS:
+            raise ValueError(f"players: {player!r} cannot be a player id")
+
+
+def check_catalog(bills: list[Bill]) -> None:
+    numbers = sorted(bill.number for bill in bills)
+    if numbers != list(BILL_NUMBERS):
+        raise ValueError("bills: give exactly one entry for each bill number 1..60")
+
+
+def check_pairs(pairs: list[list[int]]) -> None:
+    if len(pairs) != PAIR_COUNT or any(len(pair) != 2 for pair in pairs):
+        raise ValueError(f"pairs: give {PAIR_COUNT} pairs of two bill numbers")
+    if sorted(bill for pair in pairs for bill in pair) != list(BILL_NUMBERS):
+        raise ValueError("pairs: every bill 1..60 must be in exactly one pair")
+
+
+def check_alignments(players: list[str], alignments: dict[str, list[str]]) -> None:
+    if sorted(alignments) != sorted(players):
+        raise ValueError("alignments: give one entry for every player and no one else")
+    combinations = set()
+    for player, houses in alignments.items():
+        if len(houses) != 3 or len(set(houses)) != 3:
+            raise ValueError(f"alignments[{player!r}]: name 3 distinct houses")
+        combinations.add(tuple(house for house in HOUSES if house in houses))
+    if combinations != set(COMBINATIONS):
+        raise ValueError("alignments: each of the 10 combinations must be used exactly once")
+
+
+def check_leads(leads: list[int], pairs: list[list[int]] | None) -> None:
+    if len(leads) > PAIRS_PER_WEEK:
+        raise ValueError(f"week1_leads: at most {PAIRS_PER_WEEK} lead bills")
+    if any(lead not in BILL_NUMBERS for lead in leads):
+        raise ValueError("week1_leads: lead bills are numbers 1..60")
+    if len(set(leads)) != len(leads):
+        raise ValueError("week1_leads: leads must be distinct")
+    if pairs is not None:
+        pair_of = {bill: index for index, pair in enumerate(pairs) for bill in pair}
+        if len({pair_of[lead] for lead in leads}) != len(leads):
+            raise ValueError("week1_leads: leads must come from distinct pairs")
