@@ -1,0 +1,49 @@
+"""Totemic Might (rules/totemic_might.md) as a decider: seven players learn the secret weights
+of twenty totems through all-pay auctions, a private scale and four wagers, then try to split
+every piece they hold into three groups of equal weight.
+
+Modules: grid (totems and piece tokens), setup (the host's setup and variants), draws (every
+seeded draw), state, events (payloads and audiences), turn (one command in progress), decide
+(common checks and dispatch), bidding / spirits / scale / wagers / transfers / challenge (the
+commands), deadline / auction / snake / wager_answers (the deadlines), ranking, evolve,
+results, summary.
+"""
+
+from __future__ import annotations
+
+from domain.games.totemic_might.decide import decide
+from domain.games.totemic_might.draws import GAME_ID
+from domain.games.totemic_might.evolve import evolve
+from domain.games.totemic_might.results import finished, results, round_of
+from domain.games.totemic_might.setup import SeriesPair, Setup, SnakeHint
+from domain.games.totemic_might.state import State
+from domain.games.totemic_might.summary import summarize
+from domain.rng import Rng
+
+RULES_VERSION = "totemic_might/1"
+# Only wagers cost garnets, paid when they resolve at the deadline: Bear 2 (3 with `fine`),
+# Fox paid in garnets 4. The figure is the least a garnet-paid wager costs.
+SPENDS = {"place_wager": 2}
+
+
+def initial_state(setup: Setup, rng: Rng) -> State:
+    """Nothing is drawn yet: `open_match` draws the secret setup from this seed and seals it."""
+    return State(setup=setup, seed=rng.seed)
+
+
+__all__ = [
+    "GAME_ID",
+    "RULES_VERSION",
+    "SPENDS",
+    "SeriesPair",
+    "Setup",
+    "SnakeHint",
+    "State",
+    "decide",
+    "evolve",
+    "finished",
+    "initial_state",
+    "results",
+    "round_of",
+    "summarize",
+]
