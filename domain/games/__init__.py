@@ -10,6 +10,7 @@ from domain.errors import RuleViolation
 _MODULES = {
     "kings_court": "domain.games.kings_court",
     "merchants_guild": "domain.games.merchants_guild",
+    "tile_joust": "domain.games.tile_joust",
     "totemic_might": "domain.games.totemic_might",
 }
 

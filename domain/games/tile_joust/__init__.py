@@ -1,0 +1,49 @@
+"""Tile Joust (rules/tile_joust.md) as a decider: the two-player Death Match (13 tiles 1-13)
+and its Final Match variant (14 tiles 0-13 and three items), played move by move.
+
+Three sets, each an auction phase (four groups of three hidden tiles sold in open alternating
+auctions, then the leftover step) and a joust phase (secret one-tile steps, resolved by sums),
+then the final joust over every stored tile. Timeouts are host commands, so a replay needs no
+clock.
+
+Modules: setup (the host's setup and options), tiles (ids, colours, groups, group starts),
+draws (the seeded orderings), state, events (payloads and audiences), decide (dispatch),
+opening, auctions, leftovers, items, jousts, ending (the rules), timeouts (the defaults),
+flow (what follows without a decision), turn (one command's events), evolve, results,
+summary (the live view).
+"""
+
+from __future__ import annotations
+
+from domain.games.tile_joust.decide import decide
+from domain.games.tile_joust.draws import GAME_ID
+from domain.games.tile_joust.evolve import evolve
+from domain.games.tile_joust.results import finished, results, round_of
+from domain.games.tile_joust.setup import Setup
+from domain.games.tile_joust.state import State
+from domain.games.tile_joust.summary import summarize
+from domain.rng import Rng
+
+RULES_VERSION = "tile_joust/1"
+SPENDS: dict[str, int] = {}  # no command of this game costs garnets (rules section 8)
+
+
+def initial_state(setup: Setup, rng: Rng) -> State:
+    """Nothing is drawn yet: `open_match` draws the orderings from this seed and records them."""
+    return State(setup=setup, seed=rng.seed)
+
+
+__all__ = [
+    "GAME_ID",
+    "RULES_VERSION",
+    "SPENDS",
+    "Setup",
+    "State",
+    "decide",
+    "evolve",
+    "finished",
+    "initial_state",
+    "results",
+    "round_of",
+    "summarize",
+]
