@@ -20,7 +20,7 @@ from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event
 from domain.envelope import GENESIS_PREV, seal_entry
 from domain.errors import RuleViolation
 from domain.games import get_game
-from domain.records import audience_of, posting_dict, to_event
+from domain.records import audience_of, headline, posting_dict, to_event
 from domain.rng import Rng, match_seed, seed_commitment
 
 CONFIGURED, OPEN, ENDED = "configured", "open", "ended"
@@ -220,16 +220,17 @@ class Match(Aggregate):
         if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= self.version:
             raise RuleViolation("unknown_seq", f"no entry {seq!r} in this match")
         record = self.records[seq - 1]
-        by_host = record["entry"]["kind"] is not None or record["parts"][0]["actor"] == HOST
-        if record["role"] != "command" or by_host:
+        if record["role"] != "command" or sent_by_host(record):
             raise RuleViolation("not_voidable", "only a player's submission can be voided")
         if seq in self.voided:
             raise RuleViolation("not_voidable", f"entry {seq} is voided already")
         batch = [r for r in self.records if r["batch"] == seq]
-        later_host = any(r["role"] == "command" and r["entry"]["kind"] is not None
-                         for r in self.records[seq:])
+        later_host = any(r["role"] == "command" and sent_by_host(r) for r in self.records[seq:])
         if later_host or any(r["postings"] for r in batch):
             raise RuleViolation("not_voidable", f"entry {seq} has had consequences already")
+
+    def host_command_is_sealed(self, name: str) -> bool:
+        return name == "correct" or name in getattr(self.game, "SEALED_HOST_COMMANDS", ())
 
     # -- recording ------------------------------------------------------------------------
 
@@ -238,10 +239,11 @@ class Match(Aggregate):
         sent = {"name": command.name, "args": dict(command.args)}
         context = {"audience": HOST, "kind": "CommandContext", "actor": SYSTEM, "at": at,
                    "data": {"garnets": dict(command.garnets)}, "postings": []}
-        if command.actor == HOST and command.name != "correct":
+        if command.actor == HOST and not self.host_command_is_sealed(command.name):
             public, parts = _public("CommandAccepted", HOST, at, sent), [context]
         else:
-            # A player's submission is theirs alone; a correction may name a player's vote.
+            # A player's submission is theirs alone; a correction may name a player's vote, and
+            # some host commands carry what the rules keep from the players (a timeout).
             audience = HOST if command.actor == HOST else [command.actor]
             own = {"audience": audience, "kind": "CommandAccepted",
                    "actor": command.actor, "at": at, "data": sent, "postings": []}
@@ -361,6 +363,10 @@ class MatchFact(Event):
     """A fact of the match itself (opening, seed, corrections, the end), not of its game."""
 
 
+def sent_by_host(record: dict[str, Any]) -> bool:
+    return headline(record)["actor"] == HOST
+
+
 def _public(kind: str, actor: str, at: str | None, data: dict,
             postings: list[dict] | None = None) -> dict[str, Any]:
     return {"kind": kind, "actor": actor, "at": at, "data": data, "postings": postings or []}
@@ -372,7 +378,8 @@ def parse_setup(game, setup: Mapping[str, Any]):
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "setup"
-        raise RuleViolation("invalid_setup", f"{where}: {first['msg']}") from None
+        code = getattr(game, "SETUP_ERROR", "invalid_setup")
+        raise RuleViolation(code, f"{where}: {first['msg']}") from None
 
 
 def check_host_seed(host_seed: str) -> None:

@@ -256,3 +256,16 @@ def test_postings_are_committed_with_their_entry(app):
     app.submit("m1", "host", "close_round")
     over = next(r for r in app.match("m1").records if r["entry"]["kind"] == "GameOver")
     assert over["entry"]["postings"] == over["postings"] != []
+
+
+def test_a_game_may_seal_a_host_command_it_names(app, monkeypatch):
+    from tests.support import sealed_bid
+
+    monkeypatch.setattr(sealed_bid, "SEALED_HOST_COMMANDS", frozenset({"close_round"}),
+                        raising=False)
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    close = app.submit("m1", "host", "close_round")
+    entry = app.match("m1").records[close.seqs[0] - 1]["entry"]
+    assert entry["kind"] is None and entry["actor"] is None  # only commitments show
+    assert entry["round"] == 1

@@ -26,6 +26,9 @@ from domain.rng import Rng
 
 RULES_VERSION = "tile_joust/1"
 SPENDS: dict[str, int] = {}  # no command of this game costs garnets (rules section 8)
+SETUP_ERROR = "INVALID_SETUP"
+# A timeout says who did not act; sealed, so the other player cannot act on it (TJ-R on timeouts).
+SEALED_HOST_COMMANDS = frozenset({"timeout"})
 
 
 def initial_state(setup: Setup, rng: Rng) -> State:

@@ -24,6 +24,7 @@ RULES_VERSION = "totemic_might/1"
 # Only wagers cost garnets, paid when they resolve at the deadline: Bear 2 (3 with `fine`),
 # Fox paid in garnets 4. The figure is the least a garnet-paid wager costs.
 SPENDS = {"place_wager": 2}
+SETUP_ERROR = "INVALID_SETUP"
 
 
 def initial_state(setup: Setup, rng: Rng) -> State:

@@ -314,5 +314,5 @@ SETUPS: list[tuple[dict[str, Any], str]] = [
 def test_an_invalid_setup_is_refused_before_the_match_exists(setup, named):
     with pytest.raises(RuleViolation) as caught:
         parse_setup(tj, setup)
-    assert caught.value.code == "invalid_setup"  # the framework's spelling of INVALID_SETUP
+    assert caught.value.code == "INVALID_SETUP"  # the game's SETUP_ERROR
     assert named in caught.value.message

@@ -135,7 +135,7 @@ def test_each_player_learns_the_weight_of_their_seeded_starting_totem():
         assert event.data["weight"] == match.state.weights[event.data["totem"]]
 
 
-# Setup validation: the framework reports `invalid_setup`
+# Setup validation: the framework reports the game's SETUP_ERROR, `INVALID_SETUP`
 
 
 def other_hints(**change):
@@ -183,7 +183,7 @@ INVALID = [
 def test_invalid_setups_are_refused_before_the_match_exists(change):
     with pytest.raises(RuleViolation) as caught:
         parse_setup(get_game("totemic_might"), standard_setup(**change))
-    assert caught.value.code == "invalid_setup"
+    assert caught.value.code == "INVALID_SETUP"
 
 
 def test_the_variants_default_to_the_rulings():
