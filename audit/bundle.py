@@ -8,6 +8,7 @@ field-by-field description.
     {"header":{...}}
     {"actor":...,"hash":...,"seq":1,...}                 an entry
     {"opening":{"parts":[...],"salts":[...],"seq":2}}    full bundles only
+    {"opened":{"entry":{...},"proof":[...],"seq":7}}     after each public SealOpened entry
     {"checkpoint":{"consistency":[...],"note":"..."}}    after the entry at its size
 
 A public bundle holds what the public log shows: entries carry only commitments to their sealed
@@ -25,13 +26,13 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 
 from audit.canonical import MAX_SAFE_INTEGER, canonical, salt
 from audit.checkpoints import leaves, origin
-from audit.merkle import consistency_proof
+from audit.merkle import consistency_proof, inclusion_proof
 from audit.notes import parse_checkpoint, parse_note
 from domain.match import Match, parse_salt_key
 
 FORMAT = "arbiter-bundle/1"
 PUBLIC, FULL = "public", "full"
-HEADER, ENTRY, OPENING, CHECKPOINT = "header", "entry", "opening", "checkpoint"
+HEADER, ENTRY, OPENING, OPENED, CHECKPOINT = "header", "entry", "opening", "opened", "checkpoint"
 
 Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 
@@ -72,7 +73,7 @@ def kind_of(value: Any) -> str | None:
         return None
     if len(value) == 1:
         tag = next(iter(value))
-        return tag if tag in (HEADER, OPENING, CHECKPOINT) else None
+        return tag if tag in (HEADER, OPENING, OPENED, CHECKPOINT) else None
     return ENTRY if "hash" in value else None
 
 
@@ -82,6 +83,14 @@ def line(value: Any) -> str:
 
 def b64(raw: bytes) -> str:
     return base64.b64encode(raw).decode()
+
+
+def opened_proof(entries: list[dict[str, Any]], data: list[bytes], seq: int) -> dict[str, Any]:
+    """For the SealOpened entry at `seq`: the entry it opens and that entry's inclusion proof
+    in the log of `seq` entries, so a streaming verifier need not keep old commitments."""
+    target = entries[seq - 1]["public"]["seq"]
+    proof = inclusion_proof(target - 1, data[:seq])
+    return {"seq": target, "entry": entries[target - 1], "proof": [b64(h) for h in proof]}
 
 
 def export(match: Match, notes: Sequence[str], kind: str, host_key: str | None) -> Iterator[str]:
@@ -101,7 +110,7 @@ def export(match: Match, notes: Sequence[str], kind: str, host_key: str | None) 
         header |= {"host_seed": match.host_seed, "salt_key": match.salt_key}
     yield line({HEADER: header})
     sizes = {parse_checkpoint(parse_note(note).text).size: note for note in notes}
-    data = leaves(entries) if sizes else []
+    data = leaves(entries)
     key = parse_salt_key(match.salt_key)
     previous = 0
     for record in match.records:
@@ -110,6 +119,8 @@ def export(match: Match, notes: Sequence[str], kind: str, host_key: str | None) 
         if kind == FULL and record["parts"]:
             salts = [salt(key, seq, i).hex() for i in range(len(record["parts"]))]
             yield line({OPENING: {"seq": seq, "parts": record["parts"], "salts": salts}})
+        if record["entry"]["kind"] == "SealOpened" and record["role"] == "meta":
+            yield line({OPENED: opened_proof(entries, data, seq)})
         if seq in sizes:
             proof = consistency_proof(previous, data[:seq]) if previous else []
             yield line({CHECKPOINT: {"note": sizes[seq], "consistency": [b64(h) for h in proof]}})

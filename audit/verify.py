@@ -26,10 +26,18 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from audit.bundle import CHECKPOINT, ENTRY, FULL, HEADER, OPENING, Header, kind_of
-from audit.canonical import EVENT_PREFIX, NotCanonical, commitment, loads, loads_many, salt
+from audit.bundle import CHECKPOINT, ENTRY, FULL, HEADER, OPENED, OPENING, Header, kind_of
+from audit.canonical import (
+    EVENT_PREFIX,
+    NotCanonical,
+    commitment,
+    entry_bytes,
+    loads,
+    loads_many,
+    salt,
+)
 from audit.errors import AuditError
-from audit.merkle import HASH_SIZE, TreeBuilder, verify_consistency
+from audit.merkle import HASH_SIZE, TreeBuilder, leaf_hash, verify_consistency, verify_inclusion
 from audit.notes import (
     NoteError,
     VerifierKey,
@@ -155,6 +163,7 @@ class _Verifier:
         self.closed = -1  # the last round a checkpoint closed
         self.tree = TreeBuilder()
         self.pending: dict[str, Any] | None = None  # a sealed entry awaiting its opening
+        self.seal_opened: dict[str, Any] | None = None  # a SealOpened awaiting its proof
         self.salt_key = b""
         self.rerun: Rerun | None = None
         self.contributions: dict[str, str] = {}
@@ -189,10 +198,15 @@ class _Verifier:
         if self.pending is not None and kind != OPENING:
             raise AuditError("missing_opening", "a full bundle opens each sealed entry on the "
                              "line after it", self.pending["seq"])
+        if self.seal_opened is not None and kind != OPENED:
+            raise AuditError("missing_seal_proof", "a SealOpened entry is followed by the entry "
+                             "it opens and its inclusion proof", self.seal_opened["seq"])
         if kind == ENTRY:
             self._entry(raw, value)
         elif kind == OPENING:
             self._opening(value[OPENING])
+        elif kind == OPENED:
+            self._seal_proof(value[OPENED])
         elif kind == CHECKPOINT:
             self._checkpoint(value[CHECKPOINT])
         elif kind == HEADER:
@@ -300,6 +314,8 @@ class _Verifier:
             self.audit.ended = True
         elif kind == "MatchAbandoned":
             self.audit.ended = True
+        elif kind == "SealOpened":
+            self.seal_opened = e
 
     def _seed_revealed(self, data: dict[str, Any], seq: int) -> None:
         h = self.audit.header
@@ -321,6 +337,42 @@ class _Verifier:
         if round not in self.audit.marks:
             state = state_root(self.rerun.match) if self.rerun and self.rerun.match else None
             self.audit.marks[round] = RoundMark(round, self.size, self.tree.root().hex(), state)
+
+    # -- seals opened in public ------------------------------------------------------------
+
+    def _seal_proof(self, o: Any) -> None:
+        """The entry a SealOpened names is in the log (an inclusion proof against the tree so
+        far) and the disclosed part and salt open its commitment."""
+        opener, self.seal_opened = self.seal_opened, None
+        if opener is None:
+            raise AuditError("unexpected_line", "a seal proof that follows no SealOpened entry",
+                             self.size or None)
+        seq, claim = opener["seq"], opener["public"]
+        if not (isinstance(o, dict) and o.keys() == {"seq", "entry", "proof"}
+                and isinstance(claim, dict) and claim.keys() == {"seq", "index", "salt", "part"}
+                and o["seq"] == claim["seq"] and type(o["seq"]) is int and 0 < o["seq"] < seq
+                and isinstance(o["entry"], dict) and isinstance(o["proof"], list)
+                and type(claim["index"]) is int and isinstance(claim["salt"], str)
+                and _HEX64.fullmatch(claim["salt"])):
+            raise AuditError("bad_seal_opening", "a SealOpened names {seq, index, salt, part} "
+                             "and its proof line {seq, entry, proof}", seq)
+        target = o["entry"]
+        try:
+            proof = [_unb64_hash(h, seq) for h in o["proof"]]
+            included = target.get("seq") == o["seq"] and target.get("hash") == sha256(
+                EVENT_PREFIX + entry_bytes(target)).hexdigest() and verify_inclusion(
+                o["seq"] - 1, seq, leaf_hash(entry_bytes(target)), proof, self.tree.root())
+        except (AuditError, NotCanonical, TypeError, ValueError):
+            included = False
+        if not included:
+            raise AuditError("bad_seal_opening", f"entry {o['seq']} as given is not in the log",
+                             seq)
+        _check_part(claim["part"], seq, claim["index"])
+        seals = target.get("seals") or []
+        if not (0 <= claim["index"] < len(seals) and commitment(
+                bytes.fromhex(claim["salt"]), claim["part"]) == seals[claim["index"]]):
+            raise AuditError("bad_seal_opening", f"the disclosed part does not open seal "
+                             f"{claim['index']} of entry {o['seq']}", seq)
 
     # -- openings (full bundles) -----------------------------------------------------------
 
@@ -411,7 +463,10 @@ class _Verifier:
         if self.audit is None:
             raise AuditError("malformed_header", "the bundle is empty")
         expected = self.audit.header.entries
-        if self.pending is not None or self.size < expected:
+        if self.seal_opened is not None and self.size == expected:
+            raise AuditError("missing_seal_proof", "the bundle ends before the proof of the "
+                             "last SealOpened", self.seal_opened["seq"])
+        if self.pending is not None or self.seal_opened is not None or self.size < expected:
             raise AuditError("truncated", f"the bundle ends after {self.size} of the "
                              f"{expected} entries its header announces"
                              + (" (and before an opening)" if self.pending else ""),

@@ -60,6 +60,9 @@ class Event:
 
     audience: PUBLIC (everyone), HOST (host only) or a tuple of player ids (those players
     and the host). Anything not public is sealed whole in the log: kind, actor and data.
+    opens: kinds of this game's earlier sealed events that this event makes public; the match
+    then discloses each one's plaintext and salt (a public SealOpened), so anyone can check
+    that what is revealed now is what was committed then.
     """
 
     kind: str
@@ -67,6 +70,7 @@ class Event:
     audience: str | tuple[str, ...] = PUBLIC
     actor: str = SYSTEM
     postings: tuple[Posting, ...] = ()
+    opens: tuple[str, ...] = ()
 
     def seen_by(self, viewer: str) -> bool:
         if viewer == HOST or self.audience == PUBLIC:

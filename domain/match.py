@@ -9,6 +9,7 @@ game's `evolve` over the facts, exactly as the live match did.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from copy import deepcopy
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -17,7 +18,7 @@ from pydantic import ValidationError
 
 from domain.canonical import NotCanonical, check
 from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event
-from domain.envelope import GENESIS_PREV, seal_entry
+from domain.envelope import GENESIS_PREV, salt, seal_entry
 from domain.errors import RuleViolation
 from domain.games import get_game
 from domain.records import audience_of, headline, posting_dict, to_event
@@ -47,6 +48,7 @@ class Match(Aggregate):
         self.state: Any = None
         self.handled: dict[str, list[int]] = {}
         self.voided: set[int] = set()
+        self.opened: set[int] = set()
         self._apply(record)
 
     # -- creating -------------------------------------------------------------------------
@@ -114,6 +116,9 @@ class Match(Aggregate):
         for fact, role in zip(facts, roles, strict=True):
             self._record(fact, role=role, at=at, batch=first, command_id=command_id,
                          round=batch_round)
+            for opened in self._openings(fact.opens):
+                self._record(opened, role="meta", at=at, batch=first, command_id=command_id,
+                             round=batch_round)
         if self.phase == OPEN and self.game.finished(self.state):
             self._end(at, first, command_id)
         elif facts and isinstance(facts[-1], MatchFact) and facts[-1].kind == "MatchAbandoned":
@@ -272,6 +277,18 @@ class Match(Aggregate):
         self._appended(record={"entry": entry, "parts": parts, "postings": postings,
                                "role": role, "batch": batch, "command_id": command_id})
 
+    def _openings(self, kinds: tuple[str, ...]) -> list[MatchFact]:
+        """A SealOpened for every sealed game event of these kinds not opened yet."""
+        key = parse_salt_key(self.salt_key)
+        return [
+            MatchFact("SealOpened", {"seq": r["entry"]["seq"], "index": 0,
+                                     "salt": salt(key, r["entry"]["seq"], 0).hex(),
+                                     "part": deepcopy(r["parts"][0])}, actor=SYSTEM)
+            for r in self.records
+            if r["role"] == "fact" and r["entry"]["kind"] is None
+            and r["parts"][0]["kind"] in kinds and r["entry"]["seq"] not in self.opened
+        ]
+
     def _end(self, at: str | None, batch: int, command_id: str | None) -> None:
         ended = MatchFact("MatchEnded", {"results": self.game.results(self.state)}, actor=SYSTEM)
         self._record(ended, role="meta", at=at, batch=batch, command_id=command_id)
@@ -319,6 +336,8 @@ class Match(Aggregate):
         elif fact.kind == "SubmissionVoided":
             self.voided.add(fact.data["seq"])
             self.state = self._refold()
+        elif fact.kind == "SealOpened":
+            self.opened.add(fact.data["seq"])
         elif fact.kind in ("MatchEnded", "MatchAbandoned"):
             self.phase = ENDED
 
@@ -356,7 +375,8 @@ class Match(Aggregate):
 
 MATCH_FACT_KINDS = frozenset({
     "MatchCreated", "SetupCommitted", "SeedContributed", "MatchOpened", "DeadlineSet",
-    "SubmissionVoided", "SubmissionEntered", "MatchAbandoned", "MatchEnded", "SeedRevealed"})
+    "SubmissionVoided", "SubmissionEntered", "MatchAbandoned", "MatchEnded", "SeedRevealed",
+    "SealOpened"})
 
 
 class MatchFact(Event):

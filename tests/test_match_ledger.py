@@ -269,3 +269,19 @@ def test_a_game_may_seal_a_host_command_it_names(app, monkeypatch):
     entry = app.match("m1").records[close.seqs[0] - 1]["entry"]
     assert entry["kind"] is None and entry["actor"] is None  # only commitments show
     assert entry["round"] == 1
+
+
+def test_a_game_opens_an_earlier_sealed_event_with_its_salt(app):
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    app.submit("m1", "host", "close_round")
+    app.submit("m1", "host", "close_round")
+    records = app.match("m1").records
+    drawn = next(r for r in records if r["parts"] and r["parts"][0]["kind"] == "SecretDrawn")
+    opened = next(r for r in records if r["entry"]["kind"] == "SealOpened")
+    disclosed = opened["entry"]["public"]
+    assert disclosed["seq"] == drawn["entry"]["seq"] and disclosed["part"] == drawn["parts"][0]
+    assert commitment(bytes.fromhex(disclosed["salt"]), disclosed["part"]) == \
+        drawn["entry"]["seals"][0]
+    kinds = [r["entry"]["kind"] for r in records]
+    assert kinds.index("SealOpened") == kinds.index("GameOver") + 1

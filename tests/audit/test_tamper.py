@@ -13,7 +13,18 @@ import random
 import pytest
 
 from audit import keys
-from audit.bundle import CHECKPOINT, ENTRY, FULL, HEADER, OPENING, PUBLIC, export, kind_of, line
+from audit.bundle import (
+    CHECKPOINT,
+    ENTRY,
+    FULL,
+    HEADER,
+    OPENED,
+    OPENING,
+    PUBLIC,
+    export,
+    kind_of,
+    line,
+)
 from audit.checkpoints import leaves, origin
 from audit.errors import AuditError
 from audit.merkle import root
@@ -375,3 +386,24 @@ def test_a_dropped_command_with_everything_re_signed(story):
 
     with pytest.raises(AuditError):  # the stored checkpoints' sizes no longer fit
         verified(reforged(story, drop)[FULL])
+
+
+# -- seals opened in public ------------------------------------------------------------------
+
+def test_a_seal_opening_without_its_proof(public):
+    index = next(i for i, v in enumerate(values(public)) if kind_of(v) == OPENED)
+    opener = values(public)[index - 1]
+    assert opener["kind"] == "SealOpened"
+    assert failure([*public[:index], *public[index + 1:]]) == \
+        ("missing_seal_proof", opener["seq"])
+
+
+def test_a_seal_opening_that_discloses_another_secret(story):
+    opener = next(r for r in story.match("m1").records if r["entry"]["kind"] == "SealOpened")
+    seq = opener["entry"]["seq"]
+
+    def another_secret(records):
+        records[seq - 1]["entry"]["public"]["part"]["data"]["secret"] += 1
+
+    bundles = reforged(story, another_secret)
+    assert code_of(bundles[PUBLIC]) == ("bad_seal_opening", seq)

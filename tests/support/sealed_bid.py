@@ -3,7 +3,7 @@
 Each round every player may bid 0..9 (replaceable); a player may buy a hint for 2 garnets
 (the host's secret number); the host closes the round: the highest bid wins a point (ties:
 nobody), a missing bid costs 1 garnet (clamped). After `rounds` rounds the top scorer gets a
-ToL. The secret number is drawn from the seed (label `secret`).
+ToL and the secret number, drawn from the seed (label `secret`), is opened in public.
 """
 
 from __future__ import annotations
@@ -81,7 +81,8 @@ def decide(state: State, command: Command) -> list[Event]:
             champs = [p for p in state.players if points.get(p, 0) == best and best > 0]
             events.append(Event("GameOver", {"champions": champs},
                                 postings=tuple(Posting(p, "tol", 1, "champion")
-                                               for p in champs)))
+                                               for p in champs),
+                                opens=("SecretDrawn",)))
         else:
             events.append(to_all("RoundOpened"))
         return events
