@@ -8,6 +8,7 @@ from domain.decider import Game
 from domain.errors import RuleViolation
 
 _MODULES = {
+    "amalgamation": "domain.games.amalgamation",
     "kings_court": "domain.games.kings_court",
     "merchants_guild": "domain.games.merchants_guild",
     "tile_joust": "domain.games.tile_joust",

@@ -1,0 +1,50 @@
+"""The Amalgamation (rules/amalgamation.md) as a decider: six players, seven rounds, $400 each
+spread over four simultaneous sub-games (Kong's Dilemma, Minus Auction, Investment & Donation,
+Garnet Chip Thief), three twists, and the EC at the end.
+
+Modules: setup (the host's setup and variants), draws (every seeded draw), state, events
+(payloads and audiences), decide (common checks and dispatch), guards and player_commands
+(the players' commands), pregame (opening and pre-game close), rounds (closing a round),
+kong / minus_auction / investment / chip_thief (the sub-games' rules), scoring (the end),
+turn (one command's events in progress), evolve, results, summary.
+"""
+
+from __future__ import annotations
+
+from domain.games.amalgamation.decide import decide
+from domain.games.amalgamation.draws import GAME_ID, ROLES
+from domain.games.amalgamation.evolve import evolve
+from domain.games.amalgamation.results import finished, results, round_of
+from domain.games.amalgamation.setup import Setup, Teams, Variants
+from domain.games.amalgamation.state import State
+from domain.games.amalgamation.summary import summarize
+from domain.rng import Rng
+
+RULES_VERSION = "amalgamation/1"
+# Garnets are spent only by a round submission's exchange, as many as it names: the figure is
+# the least an exchange costs (one garnet); a submission exchanging none costs nothing.
+SPENDS = {"submit_round": 1}
+
+
+def initial_state(setup: Setup, rng: Rng) -> State:
+    """Nothing is drawn yet: the pre-game close draws what the setup left to this seed."""
+    return State(setup=setup, seed=rng.seed)
+
+
+__all__ = [
+    "GAME_ID",
+    "ROLES",
+    "RULES_VERSION",
+    "SPENDS",
+    "Setup",
+    "State",
+    "Teams",
+    "Variants",
+    "decide",
+    "evolve",
+    "finished",
+    "initial_state",
+    "results",
+    "round_of",
+    "summarize",
+]

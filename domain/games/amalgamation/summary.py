@@ -1,0 +1,195 @@
+"""summarize(events, viewer): a readable fold of exactly the events given.
+
+The framework passes only what `viewer` may see, so this reads nothing but its arguments: a
+player's summary holds his own submissions, spending and Chip Thief points because only those
+reached him; the host's holds everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from domain.decider import HOST, Event
+
+View = dict[str, Any]
+Data = Mapping[str, Any]
+
+
+def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
+    view: View = {
+        "viewer": viewer,
+        "phase": "not_started",
+        "round": 0,
+        "players": [],
+        "gamewide_tiebreak": None,
+        "teams": None,
+        "garnet_rate": None,
+        "tiles": [],  # the open round's, in resolution order
+        "ma_order": [],
+        "balances": {},
+        "kong_points": {},
+        "ma_tiles": {},  # player -> tiles taken so far
+        "tokens": {"top_investor": {}, "miser": {}},
+        "rounds": [],  # each resolved round's public results
+        "garnets_held": {},
+        "submissions": [],  # accepted commands the viewer may see
+        "spending": [],  # MoneySpent the viewer may see
+        "chip_thief_points": [],
+        "host_notes": [],  # host-only records, by kind
+        "end": {},
+    }
+    for event in events:
+        handler = FOLDS.get(event.kind)
+        if handler:
+            handler(view, event.data)
+        elif event.audience == HOST:
+            view["host_notes"].append({"kind": event.kind, **event.data})
+    return view
+
+
+def _round(view: View, number: int) -> dict[str, Any]:
+    if not view["rounds"] or view["rounds"][-1]["round"] != number:
+        view["rounds"].append({"round": number, "tiles": {}})
+    return view["rounds"][-1]
+
+
+def opened(view: View, data: Data) -> None:
+    view.update(phase="pregame", players=list(data["players"]))
+    view["gamewide_tiebreak"] = data["gamewide_tiebreak"]
+    view["balances"] = dict.fromkeys(data["players"], data["starting_money"])
+    view["ma_tiles"] = {player: [] for player in data["players"]}
+    view["tokens"] = {
+        "top_investor": dict.fromkeys(data["players"], 0),
+        "miser": dict.fromkeys(data["players"], 0),
+    }
+
+
+def garnets_held(view: View, data: Data) -> None:
+    view["garnets_held"][data["player"]] = data["garnets"]
+
+
+def pregame_closed(view: View, data: Data) -> None:
+    view.update(
+        gamewide_tiebreak=list(data["gamewide_tiebreak"]),
+        teams={team: list(members) for team, members in data["teams"].items()},
+        garnet_rate=data["garnet_rate"],
+        ma_order=list(data["ma_initial_order"]),
+        kong_points={team: 0 for team in data["teams"]},
+    )
+
+
+def round_opened(view: View, data: Data) -> None:
+    view.update(
+        phase="round",
+        round=data["round"],
+        tiles=list(data["tiles"]),
+        ma_order=list(data["ma_order"]),
+    )
+
+
+def submitted(kind: str) -> Callable[[View, Data], None]:
+    def fold(view: View, data: Data) -> None:
+        view["submissions"].append({"kind": kind, **data})
+
+    return fold
+
+
+def round_locked(view: View, data: Data) -> None:
+    view["phase"] = "resolving"
+    _round(view, data["round"])
+
+
+def kong_round(view: View, data: Data) -> None:
+    view["kong_points"] = dict(data["points"])
+    _round(view, data["round"])["kong"] = {
+        key: data[key] for key in ("result", "losing_team_total", "tie_total")
+    }
+
+
+def tile_awarded(view: View, data: Data) -> None:
+    _round(view, data["round"])["tiles"][str(data["tile"])] = data["winner"]
+    view["ma_tiles"].setdefault(data["winner"], []).append(data["tile"])
+
+
+def ma_round_closed(view: View, data: Data) -> None:
+    view["ma_order"] = list(data["order_after"])
+    _round(view, data["round"])["ma_order_after"] = list(data["order_after"])
+
+
+def tokens_awarded(view: View, data: Data) -> None:
+    entry = _round(view, data["round"])
+    entry.update(top_investor=data["top_investor"], misers=list(data["misers"]))
+    tokens = view["tokens"]
+    if data["top_investor"]:
+        top = data["top_investor"]
+        tokens["top_investor"][top] = tokens["top_investor"].get(top, 0) + 1
+    for miser in data["misers"]:
+        tokens["miser"][miser] = tokens["miser"].get(miser, 0) + 1
+
+
+def chip_thief_round(view: View, data: Data) -> None:
+    _round(view, data["round"]).update(roles=dict(data["roles"]), chips=dict(data["chips"]))
+
+
+def penalties(view: View, data: Data) -> None:
+    _round(view, data["round"])["penalised"] = list(data["penalised"])
+
+
+def balances_revealed(view: View, data: Data) -> None:
+    view["balances"] = dict(data["balances"])
+    _round(view, data["round"])["balances"] = dict(data["balances"])
+
+
+def record(key: str) -> Callable[[View, Data], None]:
+    def fold(view: View, data: Data) -> None:
+        view[key].append(dict(data))
+
+    return fold
+
+
+def subgame_ranked(view: View, data: Data) -> None:
+    view["phase"] = "scored"
+    rankings = view["end"].setdefault("rankings", {})
+    rankings[data["subgame"]] = {"ranking": list(data["ranking"]), **data["scores"]}
+
+
+def end_fields(*fields: str, phase: str | None = None) -> Callable[[View, Data], None]:
+    def fold(view: View, data: Data) -> None:
+        view["end"].update({field: data[field] for field in fields})
+        if phase:
+            view["phase"] = phase
+
+    return fold
+
+
+FOLDS: dict[str, Callable[[View, Data], None]] = {
+    "AmalgamationOpened": opened,
+    "GarnetsHeld": garnets_held,
+    "GarnetRateSubmitted": submitted("garnet_rate"),
+    "MinusAuctionOrderSubmitted": submitted("ma_order"),
+    "TeamsSubmitted": submitted("teams"),
+    "PregameClosed": pregame_closed,
+    "RoundOpened": round_opened,
+    "RoundSubmissionAccepted": submitted("round"),
+    "EcChosen": submitted("ec_choice"),
+    "RoundLocked": round_locked,
+    "SubmissionLocked": record("spending"),
+    "MoneySpent": record("spending"),
+    "KongRoundResolved": kong_round,
+    "MinusAuctionTileAwarded": tile_awarded,
+    "MinusAuctionRoundClosed": ma_round_closed,
+    "InvestmentTokensAwarded": tokens_awarded,
+    "ChipThiefRoundResolved": chip_thief_round,
+    "ChipThiefPointsNoted": record("chip_thief_points"),
+    "MinusAuctionPenaltiesApplied": penalties,
+    "BalancesRevealed": balances_revealed,
+    "SubgameRanked": subgame_ranked,
+    "MatchScored": end_fields(
+        "match_points", "winners", "tols", "tols_invalidated", "ec_candidates"
+    ),
+    "EcDecisionOpened": end_fields("candidates", "deciders", phase="ec_decision"),
+    "EcDetermined": end_fields("ec", "decided_by"),
+    "GarnetsAwarded": end_fields("awards", phase="over"),
+    "GarnetLedgerClosed": end_fields("exchanged", "awarded", "net_change"),
+}
