@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from audit import keys
+from audit.bundle import FULL, PUBLIC, export
+from audit.verify import verify
 from commands.app import Arbiter
 from commands.matchfile import load, play
 
@@ -36,3 +39,32 @@ def test_same_file_same_hashes_on_sqlite_and_postgres(path, sqlite_url, pg_url):
     again = Arbiter(sqlite_url.replace("arbiter.db", "again.db"))
     play(again, file)
     assert hashes(again, file.match) == hashes(lite, file.match)
+
+
+@pytest.mark.parametrize("path", SEEDS, ids=[p.stem for p in SEEDS])
+def test_every_seed_match_verifies_offline_public_and_full(path, sqlite_url):
+    """The audit re-runs every command of every game through its rules, hash by hash."""
+    signer = keys.generate("seed-host")
+    app = Arbiter(sqlite_url, signer=signer)
+    file = load(path)
+    play(app, file)
+    notes = [n["note"] for n in app.checkpoints(file.match).notes]
+    for kind in (PUBLIC, FULL):
+        bundle = "".join(export(app.match(file.match), notes, kind, signer.verifier_key()))
+        audit = verify(line.encode() + b"\n" for line in bundle.splitlines())
+        assert audit.entries == app.match(file.match).version
+        assert audit.ended
+
+
+def test_tile_joust_and_totemic_might_open_their_sealed_setup_at_the_end(sqlite_url):
+    app = Arbiter(sqlite_url)
+    for path in SEEDS:
+        if path.stem.split("-")[0] not in ("tile_joust", "totemic_might"):
+            continue
+        file = load(path)
+        play(app, file)
+        records = app.match(file.match).records
+        opened = [r["entry"]["public"] for r in records if r["entry"]["kind"] == "SealOpened"]
+        assert [o["part"]["kind"] for o in opened] == \
+            [{"tile_joust": "OrderingsRecorded",
+              "totemic_might": "SecretSetupRecorded"}[file.game]]

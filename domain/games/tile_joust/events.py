@@ -322,5 +322,7 @@ def final_ended(**data: object) -> Event:
 
 
 def setup_revealed(orderings: Mapping[str, list[int]], items: Mapping[str, list[str]]) -> Event:
-    """The end-of-match opening of the sealed setup (TJ-R24)."""
-    return _public("SetupRevealed", orderings=dict(orderings), items=dict(items))
+    """The end-of-match opening of the sealed setup (TJ-R24): the match then discloses the
+    sealed OrderingsRecorded with its salt, so anyone can check it against its commitment."""
+    return Event("SetupRevealed", {"orderings": dict(orderings), "items": dict(items)},
+                 audience=PUBLIC, actor=SYSTEM, opens=("OrderingsRecorded",))

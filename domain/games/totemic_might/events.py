@@ -233,4 +233,7 @@ def match_results(awards: Mapping[str, Mapping[str, int]], **results: Any) -> Ev
 
 
 def setup_revealed(**setup: Any) -> Event:
-    return _public("SetupRevealed", **setup)
+    """The end of the match opens the sealed setup (2.3): the match discloses the sealed
+    SecretSetupRecorded with its salt, so anyone can check it against its commitment."""
+    return Event("SetupRevealed", setup, audience=PUBLIC, actor=SYSTEM,
+                 opens=("SecretSetupRecorded",))
