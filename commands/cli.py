@@ -22,6 +22,7 @@ from commands import render
 from commands.app import Arbiter, Outcome
 from commands.audit_cli import register, signer_from
 from commands.matchfile import load, play
+from commands.service_cli import register as register_service
 from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
 from projections.views import view
@@ -363,6 +364,7 @@ def default_seeds() -> Path:
 
 
 register(cli)
+register_service(cli)
 
 
 def main() -> None:

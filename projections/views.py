@@ -15,17 +15,28 @@ def records_as_of(match: Match, round: int | None) -> list[dict[str, Any]]:
     return [r for r in match.records if r["entry"]["round"] <= round]
 
 
+def visible(records: list[dict[str, Any]], viewer: str) -> list[dict[str, Any]]:
+    return [r for r in records if may_see(r, viewer)]
+
+
+def summary(match: Match, seen: list[dict[str, Any]], viewer: str) -> dict[str, Any]:
+    """The game's readable fold of the records `viewer` has seen (and nothing else)."""
+    return match.game.summarize([to_event(r) for r in seen if r["role"] != "command"], viewer)
+
+
+def as_of(records: list[dict[str, Any]]) -> dict[str, int]:
+    return {"round": records[-1]["entry"]["round"], "seq": len(records)}
+
+
 def view(match: Match, viewer: str, round: int | None = None) -> dict[str, Any]:
     """What `viewer` ("public", "host" or a player id) knows, as of the end of `round`."""
     records = records_as_of(match, round)
-    visible = [r for r in records if may_see(r, viewer)]
-    facts = [to_event(r) for r in visible if r["role"] != "command"]
+    seen = visible(records, viewer)
     return {
         "match": match.match_id,
         "game": match.game_id,
         "viewer": viewer,
-        "as_of": {"round": records[-1]["entry"]["round"], "seq": len(records)},
-        "summary": match.game.summarize(facts, viewer),
-        "events": [shown(r) for r in visible],
+        "as_of": as_of(records),
+        "summary": summary(match, seen, viewer),
+        "events": [shown(r) for r in seen],
     }
-

@@ -1,0 +1,1 @@
+"""The HTTP service: a FastAPI app over the application service (`arbiter serve`)."""

@@ -1,0 +1,68 @@
+"""Reads: from the view tables when they have caught up, else from the log itself through the
+same functions the projection uses, so an answer never depends on where it came from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commands.http.errors import ApiError
+from commands.http.service import Service
+from domain.decider import HOST, PUBLIC
+from domain.match import Match
+from projections.dashboard import dashboard
+from projections.inbox import inbox
+from projections.standings import standings
+from projections.views import view
+
+
+def check_plays(match: Match, viewer: str) -> None:
+    if viewer not in (PUBLIC, HOST, *match.players):
+        raise ApiError(404, "unknown_player", f"{viewer!r} does not play in {match.match_id}")
+
+
+def read_view(svc: Service, match_id: str, viewer: str, round: int | None,
+              min_seq: int) -> dict[str, Any]:
+    """The view as of now (projected, if the projection has reached `min_seq`), or as of
+    the end of `round` (replayed)."""
+    if round is None:
+        found = svc.views.view(match_id, viewer)
+        if found is not None and found["as_of"]["seq"] >= min_seq:
+            return found
+    match = svc.arbiter.match(match_id)
+    check_plays(match, viewer)
+    return view(match, viewer, round)
+
+
+def read_inbox(svc: Service, match_id: str, player: str) -> dict[str, Any]:
+    found = svc.views.inbox(match_id, player)
+    if found is not None:
+        return found
+    match = svc.arbiter.match(match_id)
+    check_plays(match, player)
+    return inbox(match, player)
+
+
+def read_dashboard(svc: Service, match_id: str) -> dict[str, Any]:
+    found = svc.views.dashboard(match_id)
+    return dashboard(svc.arbiter.match(match_id)) if found is None else found
+
+
+def read_standings(svc: Service, season: str, viewer: str) -> dict[str, Any]:
+    found = svc.views.standings(season, viewer)
+    return standings(svc.arbiter.season(season), viewer) if found is None else found
+
+
+def read_audit(svc: Service, match_id: str) -> dict[str, Any]:
+    found = svc.views.audit(match_id)
+    if found is not None:
+        return found
+    entries = [record["entry"] for record in svc.arbiter.match(match_id).records]
+    return {"match": match_id, "entries": entries,
+            "checkpoints": svc.arbiter.checkpoints(match_id).notes}
+
+
+def check_viewer(svc: Service, match_id: str, viewer: str) -> None:
+    """Before a stream opens: the match exists and the viewer may follow it."""
+    if viewer in (PUBLIC, HOST) and svc.views.seqs([match_id]):
+        return
+    check_plays(svc.arbiter.match(match_id), viewer)

@@ -1,0 +1,153 @@
+"""The host, with the host token: seasons, players, garnets, matches, player tokens, host
+commands, closes, deadlines, corrections, the end; the host view and dashboard."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+from sse_starlette.sse import EventSourceResponse
+
+from commands.http.auth import Svc, host
+from commands.http.errors import ERRORS
+from commands.http.models import (
+    CloseIn,
+    CommandIn,
+    CorrectionIn,
+    DeadlineIn,
+    EndIn,
+    GrantIn,
+    MatchId,
+    MatchIn,
+    OutcomeOut,
+    PlayerId,
+    PlayerIn,
+    SeasonId,
+    SeasonIn,
+    TokenOut,
+    TransferIn,
+)
+from commands.http.reading import check_plays, read_dashboard, read_standings, read_view
+from commands.http.routes.players import client_id
+from commands.http.routes.public import MinSeq, Round, followable
+from commands.http.service import Service, now
+from commands.http.streams import After, LastEventId, stream
+from domain.decider import HOST
+from domain.errors import RuleViolation
+
+router = APIRouter(tags=["host"], responses=ERRORS, dependencies=[Depends(host)])
+
+
+def command(svc: Service, match_id: str, name: str, args: dict[str, Any],
+            command_id: str | None = None) -> OutcomeOut:
+    return OutcomeOut.of(svc.submit(match_id, HOST, name, args, client_id(HOST, command_id)))
+
+
+# -- seasons --------------------------------------------------------------------------------
+
+@router.post("/seasons", status_code=201, summary="Start a season")
+def create_season(body: SeasonIn, svc: Svc) -> dict[str, str]:
+    svc.arbiter.create_season(body.name)
+    return {"season": body.name}
+
+
+@router.post("/seasons/{season}/players", status_code=201, summary="Register a player")
+def register_player(season: SeasonId, body: PlayerIn, svc: Svc) -> dict[str, str]:
+    svc.arbiter.register(season, body.player)
+    return {"season": season, "player": body.player}
+
+
+@router.post("/seasons/{season}/grants", summary="Grant (or take) an asset, with a reason")
+def grant(season: SeasonId, body: GrantIn, svc: Svc) -> dict[str, Any]:
+    svc.arbiter.grant(season, body.player, body.asset, body.amount, body.reason)
+    return {"season": season, **body.model_dump()}
+
+
+@router.post("/seasons/{season}/transfers", summary="Trade garnets between two players")
+def transfer(season: SeasonId, body: TransferIn, svc: Svc) -> dict[str, Any]:
+    svc.arbiter.transfer(season, body.giver, body.receiver, body.amount, body.reason)
+    return {"season": season, **body.model_dump()}
+
+
+@router.get("/seasons/{season}/host", summary="Season standings with everyone's garnets")
+def host_standings(season: SeasonId, svc: Svc) -> dict[str, Any]:
+    return read_standings(svc, season, HOST)
+
+
+# -- matches --------------------------------------------------------------------------------
+
+@router.post("/matches", status_code=201,
+             summary="Create a match: commits the seed and the hidden setup")
+def create_match(body: MatchIn, svc: Svc) -> dict[str, str]:
+    outcome = svc.arbiter.create_match(
+        match_id=body.match, season=body.season, game=body.game,
+        setup={**body.setup, "players": body.players},
+        host_seed=body.host_seed or secrets.token_hex(32),
+        salt_key=body.salt_key or secrets.token_hex(32), at=now())
+    svc.recorded()
+    return {"match": body.match,
+            "seed_commitment": outcome.told[0]["data"]["seed_commitment"]}
+
+
+@router.post("/matches/{match_id}/players/{player}/token", status_code=201,
+             summary="Issue a player's token for this match (replacing any earlier one)")
+def issue_token(match_id: MatchId, player: PlayerId, svc: Svc) -> TokenOut:
+    check_plays(svc.arbiter.match(match_id), player)
+    return TokenOut(match=match_id, player=player, token=svc.tokens.issue(match_id, player))
+
+
+@router.post("/matches/{match_id}/commands",
+             summary="A host command, e.g. open_match or record_dmo")
+def host_command(match_id: MatchId, body: CommandIn, svc: Svc) -> OutcomeOut:
+    return command(svc, match_id, body.command, body.args, body.id)
+
+
+@router.post("/matches/{match_id}/close",
+             summary="Close the open round (or phase): defaults fill gaps, results revealed")
+def close(match_id: MatchId, body: CloseIn, svc: Svc) -> OutcomeOut:
+    return command(svc, match_id, f"close_{body.phase}", {})
+
+
+@router.post("/matches/{match_id}/deadline",
+             summary="Set the open round's deadline: the service closes the round then")
+def deadline(match_id: MatchId, body: DeadlineIn, svc: Svc) -> OutcomeOut:
+    return command(svc, match_id, "set_deadline", {"deadline": body.deadline})
+
+
+@router.post("/matches/{match_id}/corrections",
+             summary="Void a player's submission, or enter one for them, with a reason")
+def correct(match_id: MatchId, body: CorrectionIn, svc: Svc) -> OutcomeOut:
+    if body.void is not None:
+        args: dict[str, Any] = {"void": body.void, "reason": body.reason}
+    elif body.as_ is not None and body.command is not None:
+        args = {"as": body.as_, "command": body.command, "args": body.args,
+                "reason": body.reason}
+    else:
+        raise RuleViolation("invalid_correction", "give void, or as and command")
+    return command(svc, match_id, "correct", args)
+
+
+@router.post("/matches/{match_id}/end", summary="End a match before its rules finish it")
+def end(match_id: MatchId, body: EndIn, svc: Svc) -> OutcomeOut:
+    return command(svc, match_id, "end", {"reason": body.reason})
+
+
+@router.get("/matches/{match_id}/host", summary="The match as the host sees it: everything")
+def host_view(match_id: MatchId, svc: Svc, round: Round = None,
+              min_seq: MinSeq = 0) -> dict[str, Any]:
+    return read_view(svc, match_id, HOST, round, min_seq)
+
+
+@router.get("/matches/{match_id}/dashboard",
+            summary="Deadlines, the close pending at the deadline, who has not submitted")
+def dashboard(match_id: MatchId, svc: Svc) -> dict[str, Any]:
+    return read_dashboard(svc, match_id)
+
+
+@router.get("/matches/{match_id}/host/events", response_class=EventSourceResponse,
+            summary="Server-sent events: every entry, as it is recorded")
+async def host_events(match_id: MatchId, svc: Svc, _: Annotated[None, Depends(followable)],
+                      after: After = 0,
+                      last_event_id: LastEventId = None) -> EventSourceResponse:
+    return stream(svc, match_id, HOST, after, last_event_id)

@@ -1,0 +1,86 @@
+"""A player with their token for the match (or the host): submit, spend, read their own view,
+inbox and receipts, follow their stream. A player token never acts or reads for another."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+from sse_starlette.sse import EventSourceResponse
+
+from commands.http.auth import PlayerOrHost, Svc
+from commands.http.errors import ERRORS
+from commands.http.models import CommandIn, MatchId, OutcomeOut, PlayerId
+from commands.http.reading import check_viewer, read_inbox, read_standings, read_view
+from commands.http.routes.public import MinSeq, Round
+from commands.http.service import Service
+from commands.http.streams import After, LastEventId, stream
+from domain.decider import HOST
+from domain.errors import RuleViolation
+
+router = APIRouter(prefix="/matches/{match_id}/players/{player}", tags=["players"],
+                   responses=ERRORS)
+
+
+def client_id(actor: str, command_id: str | None) -> str | None:
+    """Client ids live in a namespace of their sender, apart from the service's own
+    (`deadline:...`), so nobody can answer for another's command."""
+    return None if command_id is None else f"api:{actor}:{command_id}"
+
+
+def member(match_id: MatchId, player: PlayerId, svc: Svc, who: PlayerOrHost) -> str:
+    """The caller; with the host token, after checking `player` plays in the match (a
+    player's token is only ever issued to a player of its match)."""
+    if who == HOST:
+        check_viewer(svc, match_id, player)
+    return who
+
+
+Member = Annotated[str, Depends(member)]
+
+
+def submit(svc: Service, match_id: str, player: str, body: CommandIn) -> OutcomeOut:
+    return OutcomeOut.of(svc.submit(match_id, player, body.command, body.args,
+                                    client_id(player, body.id)))
+
+
+@router.post("/commands", summary="Submit a command as this player (vote, bid, ...)")
+def player_command(match_id: MatchId, player: PlayerId, body: CommandIn, svc: Svc,
+                   _: Member) -> OutcomeOut:
+    return submit(svc, match_id, player, body)
+
+
+@router.post("/spends", summary="Spend garnets on a command (refused if it costs none)")
+def player_spend(match_id: MatchId, player: PlayerId, body: CommandIn, svc: Svc,
+                 _: Member) -> OutcomeOut:
+    spends = getattr(svc.arbiter.match(match_id).game, "SPENDS", {})
+    if body.command not in spends:
+        raise RuleViolation("not_a_spend", f"{body.command} costs no garnets; spends: "
+                                           f"{', '.join(spends) or 'none'}")
+    return submit(svc, match_id, player, body)
+
+
+@router.get("/view", summary="The match as this player sees it")
+def player_view(match_id: MatchId, player: PlayerId, svc: Svc, _: Member,
+                round: Round = None, min_seq: MinSeq = 0) -> dict[str, Any]:
+    return read_view(svc, match_id, player, round, min_seq)
+
+
+@router.get("/inbox", summary="What this player alone was told, and their receipts")
+def player_inbox(match_id: MatchId, player: PlayerId, svc: Svc,
+                 _: Member) -> dict[str, Any]:
+    return read_inbox(svc, match_id, player)
+
+
+@router.get("/standings", summary="The match's season as this player sees it (their garnets)")
+def player_standings(match_id: MatchId, player: PlayerId, svc: Svc,
+                     _: Member) -> dict[str, Any]:
+    return read_standings(svc, svc.arbiter.match(match_id).season, player)
+
+
+@router.get("/events", response_class=EventSourceResponse,
+            summary="Server-sent events: each entry this player may read, as it is recorded")
+async def player_events(match_id: MatchId, player: PlayerId, svc: Svc, _: Member,
+                        after: After = 0,
+                        last_event_id: LastEventId = None) -> EventSourceResponse:
+    return stream(svc, match_id, player, after, last_event_id)

@@ -1,0 +1,73 @@
+"""Anyone, no token: public views, the audit view, checkpoints, public bundles, standings."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import PlainTextResponse
+from sse_starlette.sse import EventSourceResponse
+
+from audit.bundle import PUBLIC as PUBLIC_BUNDLE
+from audit.bundle import export
+from audit.notes import parse_verifier_key
+from commands.audit_cli import check_signed_by
+from commands.http.auth import Svc
+from commands.http.errors import ERRORS
+from commands.http.models import MatchId, SeasonId
+from commands.http.reading import check_viewer, read_audit, read_standings, read_view
+from commands.http.streams import After, LastEventId, stream
+from domain.decider import PUBLIC
+
+router = APIRouter(tags=["anyone"], responses=ERRORS)
+Round = Annotated[int | None, Query(ge=0, le=10**6, description="As of the end of round N")]
+MinSeq = Annotated[int, Query(ge=0, le=2**31,
+                              description="Read the log itself if the views have not yet "
+                                          "reached this seq")]
+
+
+def followable(match_id: MatchId, svc: Svc) -> None:
+    check_viewer(svc, match_id, PUBLIC)
+
+
+@router.get("/matches/{match_id}", summary="The public view of a match")
+def public_view(match_id: MatchId, svc: Svc, round: Round = None,
+                min_seq: MinSeq = 0) -> dict[str, Any]:
+    return read_view(svc, match_id, PUBLIC, round, min_seq)
+
+
+@router.get("/matches/{match_id}/audit", summary="Every entry's hash and commitments, and "
+                                                 "the signed checkpoints")
+def audit_view(match_id: MatchId, svc: Svc) -> dict[str, Any]:
+    return read_audit(svc, match_id)
+
+
+@router.get("/matches/{match_id}/checkpoints", summary="The signed checkpoints of a match")
+def checkpoints(match_id: MatchId, svc: Svc) -> list[dict[str, Any]]:
+    return svc.arbiter.checkpoints(match_id).notes
+
+
+@router.get("/matches/{match_id}/bundle", response_class=PlainTextResponse,
+            summary="The public audit bundle (JSON Lines, docs/audit.md)")
+def bundle(match_id: MatchId, svc: Svc) -> PlainTextResponse:
+    match = svc.arbiter.match(match_id)
+    notes = [n["note"] for n in svc.arbiter.checkpoints(match_id).notes]
+    signer = svc.arbiter.signer
+    key = signer.verifier_key() if signer else None
+    if key is not None:
+        check_signed_by(notes, parse_verifier_key(key))
+    return PlainTextResponse("".join(export(match, notes, PUBLIC_BUNDLE, key)),
+                             media_type="application/x-ndjson")
+
+
+@router.get("/matches/{match_id}/events", response_class=EventSourceResponse,
+            summary="Server-sent events: each public entry as it is recorded")
+async def public_events(match_id: MatchId, svc: Svc,
+                        _: Annotated[None, Depends(followable)], after: After = 0,
+                        last_event_id: LastEventId = None) -> EventSourceResponse:
+    return stream(svc, match_id, PUBLIC, after, last_event_id)
+
+
+@router.get("/seasons/{season}", summary="Season standings as the public sees them")
+def season_standings(season: SeasonId, svc: Svc) -> dict[str, Any]:
+    return read_standings(svc, season, PUBLIC)

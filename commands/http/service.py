@@ -1,0 +1,99 @@
+"""One worker process of the service: the application service, the view tables, the
+tokens, and three background loops (the projection, deadlines, stream wake-ups)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Mapping
+from contextlib import nullcontext
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from commands.app import Arbiter, Outcome
+from commands.audit_cli import signer_from
+from commands.http.deadlines import Deadlines
+from commands.http.hub import Hub
+from commands.http.locks import MatchLocks
+from commands.http.tokens import Tokens
+from commands.store import URL_VARIABLE, database_url, persistence_env
+from projections import runner
+from projections.tables import open_views
+
+
+@dataclass(frozen=True)
+class Settings:
+    url: str | None = None
+    interval: float = 1.0  # seconds between deadline checks
+    stream_interval: float = 0.2  # seconds between looks for new entries of open streams
+    projections: bool = True  # keep the views current from this process
+    projection_interval: float = 0.5  # seconds between looks at the log (SQLite) or the lock
+
+
+INTERVAL_VARIABLE = "ARBITER_SERVE_INTERVAL"
+PROJECTIONS_VARIABLE = "ARBITER_SERVE_PROJECTIONS"
+
+
+def settings_from_environment() -> Settings:
+    """The settings `arbiter serve` hands its worker processes through their environment."""
+    return Settings(url=os.environ.get(URL_VARIABLE),
+                    interval=float(os.environ.get(INTERVAL_VARIABLE, "1")),
+                    projections=os.environ.get(PROJECTIONS_VARIABLE, "1") == "1")
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class Service:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.env = persistence_env(database_url(settings.url))
+        self.arbiter = Arbiter(settings.url, signer=signer_from())
+        self.views = open_views(self.arbiter.recorder.datastore)
+        self.tokens = Tokens(self.arbiter)
+        self.hub = Hub(self.views)
+        self.deadlines = Deadlines(self.arbiter, self.views, self.submit)
+        postgres = self.env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
+        self.locks = MatchLocks(self.env) if postgres else None
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    def submit(self, match_id: str, actor: str, name: str, args: Mapping[str, Any],
+               command_id: str | None = None, at: str | None = None) -> Outcome:
+        """One command, stated at `at` (default: now), holding the match's lock."""
+        with self.locks.holding(match_id) if self.locks else nullcontext():
+            outcome = self.arbiter.submit(match_id, actor, name, args, at=at or now(),
+                                          command_id=command_id)
+        self.recorded()
+        return outcome
+
+    def start(self) -> Service:
+        env = self.env
+        loops: list[Callable[[], None]] = [
+            lambda: self.hub.run(self._stop, self.settings.stream_interval),
+            lambda: self.deadlines.run(self._stop, self.settings.interval),
+        ]
+        if self.settings.projections:
+            loops.append(lambda: runner.run(env, self._stop, self._wake,
+                                            self.settings.projection_interval))
+        self._threads = [threading.Thread(target=loop, daemon=True) for loop in loops]
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def recorded(self) -> None:
+        """A command was recorded: the SQLite projection looks now, not at its next poll."""
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        self.hub.close()
+        for thread in self._threads:
+            thread.join(timeout=10)
+        if self.locks:
+            self.locks.close()
+        self.arbiter.close()

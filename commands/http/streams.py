@@ -1,0 +1,44 @@
+"""Server-sent events: a match's entries as one viewer may read them, as they are recorded.
+
+Each event is `event: entry`, `id: <seq>`, `data: <the entry as the viewer reads it>`. A
+stream starts after `?after=SEQ` (default 0: the whole log so far) or after the
+`Last-Event-ID` a reconnecting client sends, then waits for the projection to record more.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Header, Query
+from sse_starlette.sse import EventSourceResponse
+from starlette.concurrency import run_in_threadpool
+
+from commands.http.service import Service
+
+After = Annotated[int, Query(ge=0, le=2**31, description="Start after this seq")]
+LastEventId = Annotated[str | None, Header(description="Resume after this seq")]
+PING = 15  # seconds between keep-alive comments
+
+
+def stream(svc: Service, match_id: str, viewer: str, after: int,
+           last_event_id: str | None) -> EventSourceResponse:
+    if last_event_id is not None and last_event_id.isdigit():
+        after = int(last_event_id)
+    listener = svc.hub.listen(match_id)
+
+    async def entries() -> AsyncIterator[dict[str, str]]:
+        last = after
+        try:
+            while not svc.hub.closed:
+                listener.event.clear()
+                found = await run_in_threadpool(svc.views.entries_since, match_id, viewer, last)
+                for entry in found:
+                    yield {"event": "entry", "id": str(entry["seq"]), "data": json.dumps(entry)}
+                    last = entry["seq"]
+                await listener.event.wait()
+        finally:
+            svc.hub.leave(match_id, listener)
+
+    return EventSourceResponse(entries(), ping=PING)

@@ -1,0 +1,103 @@
+"""Bearer tokens: the host's, and one per player per match that the host issues.
+
+Only their SHA-256 digests are stored, in two small event-sourced aggregates of the `arbiter`
+application beside (not inside) the match logs: `HostToken` and one `PlayerTokens` per
+match. Issuing a token again replaces the old one. A token is shown once, when issued, and
+never logged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import Aggregate, event
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import retry
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def digest_of(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class HostToken(Aggregate):
+    @staticmethod
+    def create_id() -> UUID:
+        return uuid5(NAMESPACE_URL, "arbiter/tokens/host")
+
+    @event("Set")
+    def __init__(self, digest: str) -> None:
+        self.digest = digest
+
+    @event("Replaced")
+    def replace(self, digest: str) -> None:
+        self.digest = digest
+
+
+class PlayerTokens(Aggregate):
+    @staticmethod
+    def create_id(match_id: str) -> UUID:
+        return uuid5(NAMESPACE_URL, f"arbiter/tokens/match/{match_id}")
+
+    @event("Started")
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+        self.digests: dict[str, str] = {}
+
+    @event("Issued")
+    def issue(self, player: str, digest: str) -> None:
+        self.digests[player] = digest
+
+    def holder(self, digest: str) -> str | None:
+        return next((player for player, known in self.digests.items()
+                     if hmac.compare_digest(known, digest)), None)
+
+
+class Tokens:
+    """Issues and checks tokens, storing them through `app` (the service's Arbiter)."""
+
+    def __init__(self, app: Application) -> None:
+        self.app = app
+
+    @retry(IntegrityError, max_attempts=10, wait=0.01)
+    def set_host(self) -> str:
+        """A new host token, replacing any other."""
+        token = new_token()
+        found = self._get(HostToken.create_id())
+        if found is None:
+            self.app.save(HostToken(digest=digest_of(token)))
+        else:
+            found.replace(digest=digest_of(token))
+            self.app.save(found)
+        return token
+
+    @retry(IntegrityError, max_attempts=10, wait=0.01)
+    def issue(self, match_id: str, player: str) -> str:
+        """A new token for `player` of `match_id` (the caller checked they play in it)."""
+        token = new_token()
+        tokens = self._get(PlayerTokens.create_id(match_id)) or PlayerTokens(match_id=match_id)
+        tokens.issue(player=player, digest=digest_of(token))
+        self.app.save(tokens)
+        return token
+
+    def is_host(self, token: str) -> bool:
+        found = self._get(HostToken.create_id())
+        return found is not None and hmac.compare_digest(found.digest, digest_of(token))
+
+    def holder(self, match_id: str, token: str) -> str | None:
+        """The player `token` was issued to in `match_id`, if any."""
+        found = self._get(PlayerTokens.create_id(match_id))
+        return None if found is None else found.holder(digest_of(token))
+
+    def _get(self, aggregate_id: UUID) -> Aggregate | None:
+        try:
+            return self.app.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            return None

@@ -1,0 +1,74 @@
+"""The projection: each stored event of the `arbiter` application into the view tables.
+
+A handler brings the event's aggregate up to the event (kept in memory from the previous
+event, else loaded from the store at that version) and writes the rows `projections.rows`
+computes from it, with the event's tracking row, in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any, ClassVar
+from uuid import UUID
+
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import Tracking
+from eventsourcing.projection import Projection
+from eventsourcing.utils import get_topic
+
+from domain.checkpoints import MatchCheckpoints
+from domain.match import Match
+from domain.season import Season
+from projections.rows import Changes, rows_for
+from projections.tables import APPLICATION, NAME, ArbiterViews
+
+KEPT = 256  # aggregates held between events
+
+
+class Ledger(Application):
+    """The `arbiter` application's events, as the projection reads them (it never writes)."""
+
+    name = APPLICATION
+
+
+TOPICS = tuple(get_topic(cls) for aggregate in (Match, Season, MatchCheckpoints)
+               for cls in vars(aggregate).values()
+               if isinstance(cls, type) and issubclass(cls, Aggregate.Event))
+
+
+class ArbiterProjection(Projection[ArbiterViews]):
+    name = NAME
+    topics = TOPICS
+    ledger: ClassVar[Application]  # where aggregates are loaded from; see `bound`
+
+    def __init__(self, view: ArbiterViews) -> None:
+        super().__init__(view)
+        self._aggregates: OrderedDict[UUID, Any] = OrderedDict()
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        self.view.record(self.changes(domain_event), tracking)
+
+    def changes(self, domain_event: Any) -> Changes:
+        return rows_for(self._advance(domain_event), domain_event.originator_version)
+
+    def _advance(self, domain_event: Any) -> Any:
+        """The event's aggregate as it stood right after the event."""
+        key, version = domain_event.originator_id, domain_event.originator_version
+        kept = self._aggregates.pop(key, None)
+        if version == 1:
+            aggregate = domain_event.mutate(None)
+        elif kept is not None and kept.version == version - 1:
+            aggregate = domain_event.mutate(kept)
+        else:
+            aggregate = self.ledger.repository.get(key, version=version)
+        self._aggregates[key] = aggregate
+        if len(self._aggregates) > KEPT:
+            self._aggregates.popitem(last=False)
+        return aggregate
+
+
+def bound(ledger: Application) -> type[ArbiterProjection]:
+    """The projection class reading aggregates from `ledger` (the library's ProjectionRunner
+    builds a projection from its view alone)."""
+    return type("ArbiterProjection", (ArbiterProjection,), {"name": NAME, "ledger": ledger})

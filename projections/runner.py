@@ -1,0 +1,129 @@
+"""Keeping the view tables current, and rebuilding them.
+
+PostgreSQL: the eventsourcing ProjectionRunner (a LISTEN/NOTIFY subscription from the tracked
+position) writes through `PostgresViews`. Every `arbiter serve` worker offers to run it, but
+only the holder of a session advisory lock does: when it dies its session ends, the lock is
+free, and another worker resumes from the tracking row.
+
+SQLite has no subscriptions: a loop in the service process reads the notification log past
+the tracked position (`catch_up`), woken after each command and every `interval` seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import closing
+
+import psycopg
+from eventsourcing.persistence import (
+    IntegrityError,
+    InternalError,
+    Notification,
+    OperationalError,
+    Tracking,
+)
+from eventsourcing.projection import ProjectionRunner
+from psycopg.conninfo import make_conninfo
+
+from projections.projection import TOPICS, Ledger, bound
+from projections.rows import Changes
+from projections.tables import APPLICATION, ArbiterViews, PostgresViews, open_views
+
+LOCK_KEY = 0x617262_76696577  # the advisory lock of the one running projection
+BATCH = 500
+SMALL_POOLS = {"POSTGRES_POOL_SIZE": "2", "POSTGRES_MAX_OVERFLOW": "2"}  # one event at a time
+log = logging.getLogger("arbiter.projections")
+
+
+def notifications(ledger: Ledger, after: int,
+                  stop: int | None = None) -> Iterator[Notification]:
+    """The projected events of the log past notification `after` (up to `stop`), in order."""
+    while found := ledger.recorder.select_notifications(start=after + 1, limit=BATCH, stop=stop,
+                                                        topics=TOPICS):
+        yield from found
+        after = found[-1].id
+
+
+def catch_up(ledger: Ledger, views: ArbiterViews) -> None:
+    """Apply every event past the tracked position."""
+    projection = bound(ledger)(views)
+    for notification in notifications(ledger, views.max_tracking_id(APPLICATION) or 0):
+        tracking = Tracking(APPLICATION, notification.id)
+        try:
+            projection.process_event(ledger.mapper.to_domain_event(notification), tracking)
+        except IntegrityError:
+            if not views.has_tracking_id(APPLICATION, notification.id):
+                raise  # not the tracking row: a bug
+            # else another process applied it first
+
+
+def rebuild(ledger: Ledger, views: ArbiterViews,
+            progress: Callable[[int, int], None] | None = None) -> None:
+    """Drop the view tables and project every event recorded so far again (one
+    transaction); later events are the running projection's."""
+    projection = bound(ledger)(views)
+    last = ledger.recorder.max_notification_id() or 0
+
+    def changes() -> Iterator[Changes]:
+        for notification in notifications(ledger, 0, stop=last):
+            yield projection.changes(ledger.mapper.to_domain_event(notification))
+            if progress is not None:
+                progress(notification.id, last)
+
+    views.rebuild(changes(), last)
+
+
+def run(env: Mapping[str, str], stop: threading.Event, wake: threading.Event | None = None,
+        interval: float = 1.0) -> None:
+    """Keep the views current until `stop` is set."""
+    if env["PERSISTENCE_MODULE"] == "eventsourcing.postgres":
+        lead(env, stop, interval)
+    else:
+        poll(env, stop, wake or threading.Event(), interval)
+
+
+def poll(env: Mapping[str, str], stop: threading.Event, wake: threading.Event,
+         interval: float) -> None:
+    with closing(Ledger(env=dict(env))) as ledger:
+        views = open_views(ledger.recorder.datastore)
+        while not stop.is_set():
+            try:
+                catch_up(ledger, views)
+            except Exception:
+                log.exception("projecting failed; trying again")
+            wake.wait(interval)
+            wake.clear()
+
+
+def lead(env: Mapping[str, str], stop: threading.Event, interval: float) -> None:
+    """Run the ProjectionRunner while holding the advisory lock; wait for it otherwise."""
+    while not stop.is_set():
+        try:
+            with psycopg.connect(conninfo(env), autocommit=True) as lock:
+                if lock.execute("SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,)).fetchone()[0]:
+                    project(env, stop, lock, interval)
+        except (IntegrityError, InternalError, OperationalError) as error:
+            # Workers creating the tables at once, a rebuild, a lost connection.
+            log.warning("the projection runner stopped (%s); restarting it", error)
+        except Exception:
+            log.exception("the projection runner failed; restarting it")
+        stop.wait(interval)
+
+
+def project(env: Mapping[str, str], stop: threading.Event, lock: psycopg.Connection,
+            interval: float) -> None:
+    env = {**env, **SMALL_POOLS}
+    with closing(Ledger(env=env)) as ledger, ProjectionRunner(
+            application_class=Ledger, projection_class=bound(ledger), view_class=PostgresViews,
+            env=env) as runner:
+        while not stop.is_set():
+            runner.run_forever(timeout=interval)  # raises what the projection raised
+            lock.execute("SELECT 1")  # the lock lives as long as this session
+
+
+def conninfo(env: Mapping[str, str]) -> str:
+    return make_conninfo(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"],
+                         port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
+                         password=env.get("POSTGRES_PASSWORD") or None)

@@ -1,0 +1,310 @@
+"""The view tables, on PostgreSQL and SQLite: one schema, one set of statements.
+
+Each stored event's changes are written in one transaction with the tracking row that names
+the event (eventsourcing's single-row tracking refuses a position that is not past the last
+one), so an event is applied exactly once however often it is delivered.
+
+    matches      a match's game, players, open round, last entry        (one row per match)
+    entries      each entry: its public envelope, and as its readers see it
+    readers      who may read an entry: "public" and each player (the host reads all)
+    summaries    the game's summary for each viewer                     (public, host, players)
+    receipts     a player's receipt for each of their commands
+    dashboards   the host's dashboard                                   (one row per match)
+    deadlines    the open round's deadline, until a close at it is recorded
+    standings    a season as each viewer may see it                     (public, host, players)
+    checkpoints  the signed checkpoints of a match
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from abc import ABC
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from functools import cached_property
+from typing import Any
+
+from eventsourcing.persistence import IntegrityError, InternalError, Tracking, TrackingRecorder
+from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+from psycopg.sql import SQL
+
+from domain.decider import HOST
+from projections.rows import Changes
+
+NAME = "arbiter_views"
+APPLICATION = "arbiter"
+PREFIX = f"{NAME}_"
+
+TABLES = {
+    "matches": "match_id text PRIMARY KEY, season text NOT NULL, game text NOT NULL, "
+               "players text NOT NULL, round integer NOT NULL, last_round integer, "
+               "seq integer NOT NULL, ended integer NOT NULL",
+    "entries": "match_id text NOT NULL, seq integer NOT NULL, round integer, "
+               "is_public integer NOT NULL, entry text NOT NULL, shown text NOT NULL, "
+               "PRIMARY KEY (match_id, seq)",
+    "readers": "match_id text NOT NULL, viewer text NOT NULL, seq integer NOT NULL, "
+               "PRIMARY KEY (match_id, viewer, seq)",
+    "summaries": "match_id text NOT NULL, viewer text NOT NULL, summary text NOT NULL, "
+                 "PRIMARY KEY (match_id, viewer)",
+    "receipts": "match_id text NOT NULL, seq integer NOT NULL, player text NOT NULL, "
+                "receipt text NOT NULL, PRIMARY KEY (match_id, seq)",
+    "dashboards": "match_id text PRIMARY KEY, dashboard text NOT NULL",
+    "deadlines": "match_id text PRIMARY KEY, round integer NOT NULL, deadline text NOT NULL",
+    "standings": "season text NOT NULL, viewer text NOT NULL, standings text NOT NULL, "
+                 "PRIMARY KEY (season, viewer)",
+    "checkpoints": "match_id text NOT NULL, idx integer NOT NULL, round integer NOT NULL, "
+                   "size integer NOT NULL, note text NOT NULL, PRIMARY KEY (match_id, idx)",
+}
+INDEXES = {"receipts_by_player": "receipts (match_id, player, seq)"}
+
+
+def upsert(table: str, keys: str, columns: str) -> str:
+    names = [c.strip() for c in columns.split(",")]
+    updates = ", ".join(f"{c} = excluded.{c}" for c in names if c not in keys)
+    values = ", ".join(f":{c}" for c in names)
+    return (f"INSERT INTO {{p}}{table} ({columns}) VALUES ({values}) "
+            f"ON CONFLICT ({keys}) DO UPDATE SET {updates}")
+
+
+def insert(table: str, columns: str) -> str:
+    return (f"INSERT INTO {{p}}{table} ({columns}) "
+            f"VALUES ({', '.join(':' + c.strip() for c in columns.split(','))})")
+
+
+WRITES = {
+    "entry": insert("entries", "match_id, seq, round, is_public, entry, shown"),
+    "reader": insert("readers", "match_id, viewer, seq"),
+    "match": upsert("matches", "match_id",
+                    "match_id, season, game, players, round, last_round, seq, ended"),
+    "summary": upsert("summaries", "match_id, viewer", "match_id, viewer, summary"),
+    "receipt": insert("receipts", "match_id, seq, player, receipt"),
+    "dashboard": upsert("dashboards", "match_id", "match_id, dashboard"),
+    "deadline": upsert("deadlines", "match_id", "match_id, round, deadline"),
+    "no_deadline": "DELETE FROM {p}deadlines WHERE match_id = :match_id",
+    "standings": upsert("standings", "season, viewer", "season, viewer, standings"),
+    "checkpoint": insert("checkpoints", "match_id, idx, round, size, note"),
+}
+
+SHOWN_TO_HOST = ("SELECT shown FROM {p}entries WHERE match_id = :match_id AND seq > :after "
+                 "ORDER BY seq")
+SHOWN_TO = ("SELECT e.shown FROM {p}entries e JOIN {p}readers r "
+            "ON r.match_id = e.match_id AND r.seq = e.seq "
+            "WHERE e.match_id = :match_id AND r.viewer = :viewer AND e.seq > :after "
+            "AND e.is_public <= :public ORDER BY e.seq")
+
+
+class ArbiterViews(TrackingRecorder, ABC):
+    """Writes the changes of each event with its tracking row; reads the views back."""
+
+    prefix: str
+    snapshot: str | None = None  # a statement that makes a multi-table read consistent
+    forget: str  # deletes the application's tracking row
+
+    def view_statements(self) -> list[str]:
+        return [*(f"CREATE TABLE IF NOT EXISTS {self.prefix}{name} ({columns})"
+                  for name, columns in TABLES.items()),
+                *(f"CREATE INDEX IF NOT EXISTS {PREFIX}{name} ON {self.prefix}{on}"
+                  for name, on in INDEXES.items())]
+
+    def sql(self, text: str) -> str:
+        return text.replace("{p}", self.prefix)
+
+    # -- writing --------------------------------------------------------------------------
+
+    def record(self, changes: Changes, tracking: Tracking) -> None:
+        """One event: its changes and its tracking row commit together or not at all."""
+        with self.datastore.transaction(commit=True) as curs:
+            self._insert_tracking(curs, tracking)  # before the batch: it reads its answer
+            with self.batched(curs):
+                self._apply(curs, changes)
+
+    def rebuild(self, stream: Iterable[Changes], position: int) -> None:
+        """Drop the tables and write the changes of every event up to notification
+        `position` again, in one transaction: readers see the old tables until the new ones
+        are complete."""
+        with self.datastore.transaction(commit=True) as curs:
+            # The tracking row first, as `record` takes it: a projection writing meanwhile
+            # waits for this transaction instead of deadlocking with it.
+            curs.execute(self.sql(self.forget), {"application_name": APPLICATION})
+            if position:
+                self._insert_tracking(curs, Tracking(APPLICATION, position))
+            with self.batched(curs):
+                for name in TABLES:
+                    curs.execute(f"DROP TABLE IF EXISTS {self.prefix}{name}")
+                for statement in self.view_statements():
+                    curs.execute(statement)
+                for changes in stream:
+                    self._apply(curs, changes)
+
+    @contextmanager
+    def batched(self, curs: Any) -> Iterator[None]:
+        """Statements of one transaction sent without waiting for each answer, where the
+        driver can."""
+        yield
+
+    def _apply(self, curs: Any, changes: Changes) -> None:
+        for statement, params in changes:
+            self.execute(curs, self.writes[statement], params)
+
+    def execute(self, curs: Any, query: str, params: dict[str, Any]) -> None:
+        curs.execute(query, params)
+
+    @cached_property
+    def writes(self) -> dict[str, str]:
+        return {name: self.sql(text) for name, text in WRITES.items()}
+
+    # -- reading --------------------------------------------------------------------------
+
+    @contextmanager
+    def reading(self) -> Iterator[Any]:
+        with self.datastore.transaction(commit=False) as curs:
+            if self.snapshot:
+                self.execute(curs, self.snapshot, {})
+            yield curs
+
+    def rows(self, curs: Any, query: str, **params: Any) -> list[dict[str, Any]]:
+        self.execute(curs, self.sql(query), params)
+        return [dict(row) for row in curs.fetchall()]
+
+    def one(self, curs: Any, query: str, **params: Any) -> dict[str, Any] | None:
+        found = self.rows(curs, query, **params)
+        return found[0] if found else None
+
+    def shown(self, curs: Any, match_id: str, viewer: str, after: int = 0,
+              private: bool = False) -> list[dict[str, Any]]:
+        """The entries `viewer` may read after seq `after`, as they read them (`private`:
+        only those the public may not)."""
+        if viewer == HOST:
+            found = self.rows(curs, SHOWN_TO_HOST, match_id=match_id, after=after)
+        else:
+            found = self.rows(curs, SHOWN_TO, match_id=match_id, viewer=viewer, after=after,
+                              public=0 if private else 1)
+        return [json.loads(row["shown"]) for row in found]
+
+    def view(self, match_id: str, viewer: str) -> dict[str, Any] | None:
+        """`projections.views.view(match, viewer)` as projected, or None if it is not (yet)."""
+        with self.reading() as curs:
+            head = self.one(curs, "SELECT game, last_round, seq FROM {p}matches "
+                                  "WHERE match_id = :match_id", match_id=match_id)
+            found = self.one(curs, "SELECT summary FROM {p}summaries WHERE match_id = :match_id "
+                                   "AND viewer = :viewer", match_id=match_id, viewer=viewer)
+            if head is None or found is None:
+                return None
+            events = self.shown(curs, match_id, viewer)
+        return {"match": match_id, "game": head["game"], "viewer": viewer,
+                "as_of": {"round": head["last_round"], "seq": head["seq"]},
+                "summary": json.loads(found["summary"]), "events": events}
+
+    def entries_since(self, match_id: str, viewer: str, after: int) -> list[dict[str, Any]]:
+        with self.reading() as curs:
+            return self.shown(curs, match_id, viewer, after)
+
+    def inbox(self, match_id: str, player: str) -> dict[str, Any] | None:
+        """What the player alone (with the host) was told, and their receipts."""
+        with self.reading() as curs:
+            if self.one(curs, "SELECT viewer FROM {p}summaries WHERE match_id = :match_id "
+                              "AND viewer = :viewer", match_id=match_id, viewer=player) is None:
+                return None
+            told = self.shown(curs, match_id, player, private=True)
+            receipts = self.rows(curs, "SELECT receipt FROM {p}receipts WHERE match_id = "
+                                       ":match_id AND player = :player ORDER BY seq",
+                                 match_id=match_id, player=player)
+        return {"match": match_id, "player": player, "told": told,
+                "receipts": [json.loads(row["receipt"]) for row in receipts]}
+
+    def dashboard(self, match_id: str) -> dict[str, Any] | None:
+        with self.reading() as curs:
+            found = self.one(curs, "SELECT dashboard FROM {p}dashboards WHERE match_id = "
+                                   ":match_id", match_id=match_id)
+        return None if found is None else json.loads(found["dashboard"])
+
+    def standings(self, season: str, viewer: str) -> dict[str, Any] | None:
+        with self.reading() as curs:
+            found = self.one(curs, "SELECT standings FROM {p}standings WHERE season = :season "
+                                   "AND viewer = :viewer", season=season, viewer=viewer)
+        return None if found is None else json.loads(found["standings"])
+
+    def audit(self, match_id: str) -> dict[str, Any] | None:
+        """Every entry as the public log holds it (hashes, commitments) and the checkpoints."""
+        with self.reading() as curs:
+            if self.one(curs, "SELECT seq FROM {p}matches WHERE match_id = :match_id",
+                        match_id=match_id) is None:
+                return None
+            entries = self.rows(curs, "SELECT entry FROM {p}entries WHERE match_id = :match_id "
+                                      "ORDER BY seq", match_id=match_id)
+            checkpoints = self.rows(curs, "SELECT round, size, note FROM {p}checkpoints WHERE "
+                                          "match_id = :match_id ORDER BY idx", match_id=match_id)
+        return {"match": match_id, "entries": [json.loads(row["entry"]) for row in entries],
+                "checkpoints": checkpoints}
+
+    def seqs(self, match_ids: Iterable[str]) -> dict[str, int]:
+        """The projected length of each match's log."""
+        names = {f"m{i}": match_id for i, match_id in enumerate(match_ids)}
+        if not names:
+            return {}
+        with self.reading() as curs:
+            found = self.rows(curs, "SELECT match_id, seq FROM {p}matches WHERE match_id IN "
+                                    f"({', '.join(':' + n for n in names)})", **names)
+        return {row["match_id"]: row["seq"] for row in found}
+
+    def pending_deadlines(self) -> list[dict[str, Any]]:
+        with self.reading() as curs:
+            return self.rows(curs, "SELECT match_id, round, deadline FROM {p}deadlines "
+                                   "ORDER BY match_id")
+
+
+class PostgresViews(ArbiterViews, PostgresTrackingRecorder):
+    snapshot = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
+
+    def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
+        super().__init__(datastore, **kwargs)
+        self.prefix = f'"{datastore.schema}".{PREFIX}'
+        self.forget = (f'DELETE FROM "{datastore.schema}"."{self.tracking_table_name}" '
+                       "WHERE application_name = :application_name")
+        self.sql_create_statements.extend(SQL(s) for s in self.view_statements())
+
+    @contextmanager
+    def batched(self, curs: Any) -> Iterator[None]:
+        """A pipeline, with no server-side prepared statement made in it (the library's
+        tracking insert asks for one): psycopg forgets them all when it reads a DROP or a
+        ROLLBACK, which in a pipeline it may do after it has prepared another."""
+        conn = curs.connection
+        threshold, conn.prepare_threshold = conn.prepare_threshold, None
+        try:
+            with conn.pipeline():
+                yield
+        finally:
+            conn.prepare_threshold = threshold
+
+    def execute(self, curs: Any, query: str, params: dict[str, Any]) -> None:
+        curs.execute(query, params, prepare=False)  # see `batched`
+
+    def sql(self, text: str) -> str:
+        """psycopg's placeholders are %(name)s where sqlite3's are :name."""
+        return re.sub(r":(\w+)", r"%(\1)s", super().sql(text))
+
+
+class SQLiteViews(ArbiterViews, SQLiteTrackingRecorder):
+    prefix = PREFIX
+    forget = "DELETE FROM tracking WHERE application_name = :application_name"
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [*super().construct_create_table_statements(), *self.view_statements()]
+
+
+def open_views(datastore: Any) -> ArbiterViews:
+    """The view tables beside an application's own, on its connections."""
+    if isinstance(datastore, PostgresDatastore):
+        views: ArbiterViews = PostgresViews(datastore, tracking_table_name=f"{NAME}_tracking")
+    else:
+        views = SQLiteViews(datastore)
+    for attempt in range(5):
+        try:
+            views.create_table()  # workers starting together race on CREATE TABLE
+            break
+        except (IntegrityError, InternalError):
+            if attempt == 4:
+                raise
+    return views

@@ -1,0 +1,135 @@
+"""The view tables: what they hold is what `projections.views` computes from the log; a
+rebuild from the events gives the same tables; and a projection process killed mid-stream
+and restarted applies every event exactly once."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from eventsourcing.persistence import IntegrityError, Tracking
+from service_harness import eventually
+
+from commands.app import Arbiter
+from commands.cli import cli
+from commands.matchfile import MatchFile, load, play
+from commands.store import persistence_env
+from domain.decider import HOST, PUBLIC
+from projections.projection import Ledger, bound
+from projections.runner import catch_up, notifications, rebuild, run
+from projections.tables import APPLICATION, TABLES, ArbiterViews, open_views
+from projections.views import view
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = sorted((ROOT / "seeds").glob("kings_court-*.json"))
+
+
+def copies(n: int) -> list[MatchFile]:
+    """The King's Court seeds, n times over, each copy a match of its own season."""
+    return [load(path).model_copy(update={"match": f"{path.stem}-{i}", "season": f"s{i}"})
+            for i in range(n) for path in SEEDS]
+
+
+def tables(views: ArbiterViews) -> dict[str, Any]:
+    """Every row of every view table, and the tracked position."""
+    with views.reading() as curs:
+        found = {name: sorted(json.dumps(row, sort_keys=True)
+                              for row in views.rows(curs, f"SELECT * FROM {{p}}{name}"))
+                 for name in TABLES}
+    return {**found, "position": views.max_tracking_id(APPLICATION)}
+
+
+def last_projected(ledger: Ledger) -> int:
+    return list(notifications(ledger, 0))[-1].id
+
+
+def test_the_tables_hold_every_view_and_a_rebuild_gives_them_again(db_url):
+    app = Arbiter(db_url)
+    files = copies(1)
+    for file in files:
+        play(app, file)
+    ledger = Ledger(env=persistence_env(db_url))
+    views = open_views(ledger.recorder.datastore)
+    catch_up(ledger, views)
+    for file in files:
+        match = app.match(file.match)
+        for viewer in (PUBLIC, HOST, *match.players):
+            assert views.view(file.match, viewer) == json.loads(json.dumps(view(match, viewer)))
+    live = tables(views)
+    assert live["position"] == last_projected(ledger)
+
+    result = CliRunner().invoke(cli, ["--db", db_url, "projections", "rebuild"])
+    assert result.exit_code == 0, result.output
+    assert "rebuilding" in result.output and "views rebuilt from" in result.output
+    assert tables(views) == live
+
+
+def test_a_rebuild_while_the_projection_runs_leaves_it_current(pg_url):
+    app = Arbiter(pg_url)
+    first, *rest = copies(1)
+    env = persistence_env(pg_url)
+    ledger = Ledger(env=env)
+    views = open_views(ledger.recorder.datastore)
+    stop = threading.Event()
+    projecting = threading.Thread(target=run, args=(env, stop), kwargs={"interval": 0.1})
+    projecting.start()
+    try:
+        play(app, first)
+        rebuild(ledger, views)  # the runner is live, perhaps behind: it restarts from here
+        for file in rest:
+            play(app, file)
+        eventually(lambda: views.max_tracking_id(APPLICATION) == last_projected(ledger))
+    finally:
+        stop.set()
+        projecting.join()
+    live = tables(views)
+    rebuild(ledger, views)
+    assert tables(views) == live
+
+
+def test_a_killed_projection_process_resumes_and_applies_each_event_once(pg_url):
+    app = Arbiter(pg_url)
+    for file in copies(4):
+        play(app, file)
+    ledger = Ledger(env=persistence_env(pg_url))
+    views = open_views(ledger.recorder.datastore)
+    total = last_projected(ledger)
+
+    def projecting() -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "-c", "from commands.cli import main; main()", "--db", pg_url,
+             "projections", "run", "--interval", "0.1"], cwd=ROOT, env=os.environ.copy())
+
+    process = projecting()
+    eventually(lambda: (views.max_tracking_id(APPLICATION) or 0) > total // 4, every=0.01)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    killed_at = views.max_tracking_id(APPLICATION)
+    assert killed_at < total, "the projection finished before it could be killed"
+
+    process = projecting()
+    eventually(lambda: views.max_tracking_id(APPLICATION) == total, timeout=60)
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == 0
+
+    live = tables(views)
+    entries = {json.loads(row)["match_id"] for row in live["entries"]}
+    for match_id in entries:
+        assert sum(json.loads(row)["match_id"] == match_id for row in live["entries"]) == \
+            app.match(match_id).version
+    rebuild(ledger, views)
+    assert tables(views) == live
+    # An event delivered again is refused by its tracking row, and changes nothing.
+    first = next(notifications(ledger, 0))
+    with pytest.raises(IntegrityError):
+        bound(ledger)(views).process_event(ledger.mapper.to_domain_event(first),
+                                           Tracking(APPLICATION, first.id))
+    assert tables(views) == live

@@ -1,0 +1,36 @@
+"""Tokens from the command line: the host's and a player's, stored as SHA-256 digests only;
+a new one replaces the old."""
+
+from __future__ import annotations
+
+import hashlib
+
+from click.testing import CliRunner
+
+from commands.app import Arbiter
+from commands.cli import cli
+from commands.http.tokens import Tokens
+from tests.test_match_ledger import new_match
+
+
+def test_tokens_are_issued_once_and_stored_as_digests(sqlite_url):
+    app = Arbiter(sqlite_url)
+    new_match(app)
+
+    def arbiter(*args: str) -> str:
+        result = CliRunner().invoke(cli, ["--db", sqlite_url, *args])
+        assert result.exit_code == 0, result.output
+        return result.output.strip()
+
+    first, host = arbiter("tokens", "host"), arbiter("tokens", "host")
+    ann = arbiter("tokens", "issue", "m1", "ann")
+    refused = CliRunner().invoke(cli, ["--db", sqlite_url, "tokens", "issue", "m1", "zed"])
+    assert refused.exit_code == 2 and "unknown_player" in refused.output
+
+    tokens = Tokens(app)
+    assert tokens.is_host(host) and not tokens.is_host(first)
+    assert tokens.holder("m1", ann) == "ann" and tokens.holder("m1", host) is None
+    stored = b"".join(n.state for n in app.recorder.select_notifications(1, 10_000))
+    for token in (first, host, ann):
+        assert token.encode() not in stored
+        assert hashlib.sha256(token.encode()).hexdigest().encode() in stored
