@@ -253,5 +253,6 @@ class Arbiter(Application):
             try:
                 return attempt()
             except IntegrityError:
-                time.sleep(random.uniform(0, 0.002 * tries))  # jitter breaks lockstep retries
+                # Exponential backoff with full jitter: lockstep retries starve one process.
+                time.sleep(random.uniform(0, min(0.25, 0.002 * 2 ** tries)))
         return attempt()

@@ -228,13 +228,22 @@ def match_spend(ctx: click.Context, match_id: str, action: str, pairs: tuple[str
 
 @match.command("close-round")
 @click.argument("match_id", metavar="MATCH")
-@click.option("--phase", default="round", show_default=True,
-              help="What to close: round, tiebreak, king_gift, ec_vote ...")
+@click.option("--command", "name", default=None,
+              help="A close command of the game (e.g. close_tiebreak); default: the game's "
+                   "closes in turn until the rules accept one.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def match_close(ctx: click.Context, match_id: str, phase: str, as_json: bool) -> None:
+def match_close(ctx: click.Context, match_id: str, name: str | None, as_json: bool) -> None:
     """Close the open round (or phase): defaults fill the gaps, results are revealed."""
-    submit(ctx, match_id, HOST, f"close_{phase}", {}, None, as_json)
+    closes = [name] if name else list(app_of(ctx).match(match_id).game.CLOSES)
+    refusals = []
+    for close in closes:
+        try:
+            submit(ctx, match_id, HOST, close, {}, None, as_json)
+            return
+        except RuleViolation as error:  # not this phase's close
+            refusals.append(error)
+    raise refusals[0] if refusals else RuleViolation("wrong_state", "this game has no closes")
 
 
 @match.command("host")

@@ -11,6 +11,7 @@ A game is a module with:
 - `finished(state) -> bool`                       (nothing but host bookkeeping can follow)
 - `results(state) -> dict`                        (outcome, ranks and game details)
 - `summarize(events, viewer) -> dict`             (a readable fold of the events a viewer saw)
+- `CLOSES: tuple[str, ...]`                       (host commands that close the open phase)
 
 `summarize` receives only events the viewer may see, so it cannot leak by construction.
 """

@@ -7,7 +7,6 @@ rounds at their deadlines agree.
 
 from __future__ import annotations
 
-import sys
 from functools import cache
 from typing import Any
 
@@ -45,16 +44,8 @@ def open_deadline(match: Match) -> dict[str, Any] | None:
 
 @cache
 def close_commands(game: Game) -> list[str]:
-    """The game's close commands, `close_round` first: its `CLOSES` when it names them, else
-    every `close_*` key of the command tables in its modules (King's Court's HOST_COMMANDS)."""
-    named = getattr(game, "CLOSES", None)
-    if named is None:
-        package = game.__name__
-        named = {key for name, module in list(sys.modules.items())
-                 if name == package or name.startswith(f"{package}.")
-                 for value in vars(module).values() if isinstance(value, dict)
-                 for key in value if isinstance(key, str) and key.startswith("close_")}
-    return sorted({*named, "close_round"}, key=lambda name: (name != "close_round", name))
+    """The host commands that close whatever phase of the game is open, in the game's order."""
+    return list(game.CLOSES)
 
 
 def submitter(record: dict[str, Any]) -> str | None:

@@ -21,6 +21,8 @@ def test_the_game_offers_the_decider_surface(game_id):
     for name in SURFACE:
         assert callable(getattr(game, name)), name
     assert len(inspect.signature(game.decide).parameters) == 2
+    assert isinstance(game.CLOSES, tuple)
+    assert all(isinstance(name, str) for name in game.CLOSES)
     for command, price in getattr(game, "SPENDS", {}).items():
         assert isinstance(command, str) and isinstance(price, int) and price > 0
 

@@ -3,8 +3,8 @@
 The close is the host's own close command (the rules accept closes only from the host), sent
 with the command id `deadline:<match>:<round>:<deadline>` and `at` = the deadline text: a
 restart, a second worker or a second service sending it again gets the first answer back, and
-a replay of the log needs no clock. Which close: `close_round` first; when the rules answer
-`wrong_state` (a tie-break, a post-game phase) the game's other close commands in turn.
+a replay of the log needs no clock. Which close: the game's `CLOSES` in turn, until the rules
+accept one (a tie-break, a post-game phase).
 """
 
 from __future__ import annotations
@@ -64,11 +64,9 @@ class Deadlines:
             try:
                 outcome = self.submit(match_id, HOST, name, {}, pending["command_id"],
                                       at=pending["deadline"])
-            except RuleViolation as error:
-                if error.code == "wrong_state":
-                    continue
-                log.warning("%s refused %s at its deadline: %s", match_id, name, error)
-                break
+            except RuleViolation as error:  # not this phase's close (each game has its codes)
+                log.debug("%s refused %s at its deadline: %s", match_id, name, error)
+                continue
             log.info("closed %s round %s at its deadline (%s)", match_id, pending["round"], name)
             return outcome
         self._given_up.add(pending["command_id"])

@@ -20,6 +20,7 @@ from domain.rng import Rng
 
 GAME_ID = "sealed_bid"
 RULES_VERSION = "sealed_bid/1"
+CLOSES = ("close_round",)
 
 
 class Setup(SetupBase):

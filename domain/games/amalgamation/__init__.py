@@ -21,6 +21,8 @@ from domain.games.amalgamation.summary import summarize
 from domain.rng import Rng
 
 RULES_VERSION = "amalgamation/1"
+# The host commands that close whatever phase is open (`arbiter match close-round`, deadlines).
+CLOSES = ("close_pregame", "close_round", "close_ec_decision")
 # Garnets are spent only by a round submission's exchange, as many as it names: the figure is
 # the least an exchange costs (one garnet); a submission exchanging none costs nothing.
 SPENDS = {"submit_round": 1}
@@ -32,6 +34,7 @@ def initial_state(setup: Setup, rng: Rng) -> State:
 
 
 __all__ = [
+    "CLOSES",
     "GAME_ID",
     "ROLES",
     "RULES_VERSION",

@@ -19,6 +19,8 @@ from domain.games.kings_court.summary import summarize
 from domain.rng import Rng
 
 RULES_VERSION = "kings_court/1"
+# The host commands that close whatever phase is open (`arbiter match close-round`, deadlines).
+CLOSES = ("close_round", "close_tiebreak", "close_king_gift", "close_ec_vote")
 SPENDS = {"peek": PEEK_PRICE, "annoyed_check": ANNOYED_CHECK_PRICE}  # garnets per command
 
 
@@ -28,6 +30,7 @@ def initial_state(setup: Setup, rng: Rng) -> State:
 
 
 __all__ = [
+    "CLOSES",
     "GAME_ID",
     "RULES_VERSION",
     "SPENDS",

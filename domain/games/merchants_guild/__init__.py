@@ -26,6 +26,8 @@ from domain.games.merchants_guild.summary import summarize
 from domain.rng import Rng
 
 RULES_VERSION = "merchants_guild/1"
+# The host commands that close whatever phase is open (`arbiter match close-round`, deadlines).
+CLOSES = ("close_week",)
 SPENDS = {  # garnets per command
     "paid_push": PAID_PUSH_PRICE,
     "reveal_partner": LOOKUP_PRICE,
@@ -39,6 +41,7 @@ def initial_state(setup: Setup, rng: Rng) -> State:
 
 
 __all__ = [
+    "CLOSES",
     "GAME_ID",
     "RULES_VERSION",
     "SPENDS",

@@ -25,6 +25,8 @@ from domain.games.tile_joust.summary import summarize
 from domain.rng import Rng
 
 RULES_VERSION = "tile_joust/1"
+# The host commands that close whatever phase is open (`arbiter match close-round`, deadlines).
+CLOSES = ()  # real time: a step ends by the players or a recorded timeout
 SPENDS: dict[str, int] = {}  # no command of this game costs garnets (rules section 8)
 SETUP_ERROR = "INVALID_SETUP"
 # A timeout says who did not act; sealed, so the other player cannot act on it (TJ-R on timeouts).
@@ -37,6 +39,7 @@ def initial_state(setup: Setup, rng: Rng) -> State:
 
 
 __all__ = [
+    "CLOSES",
     "GAME_ID",
     "RULES_VERSION",
     "SPENDS",

@@ -21,6 +21,8 @@ from domain.games.totemic_might.summary import summarize
 from domain.rng import Rng
 
 RULES_VERSION = "totemic_might/1"
+# The host commands that close whatever phase is open (`arbiter match close-round`, deadlines).
+CLOSES = ("deadline", "final_deadline")
 # Only wagers cost garnets, paid when they resolve at the deadline: Bear 2 (3 with `fine`),
 # Fox paid in garnets 4. The figure is the least a garnet-paid wager costs.
 SPENDS = {"place_wager": 2}
@@ -33,6 +35,7 @@ def initial_state(setup: Setup, rng: Rng) -> State:
 
 
 __all__ = [
+    "CLOSES",
     "GAME_ID",
     "RULES_VERSION",
     "SPENDS",
