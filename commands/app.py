@@ -22,7 +22,7 @@ from domain.decider import HOST, Command
 from domain.envelope import salt
 from domain.errors import RuleViolation
 from domain.match import Match, parse_salt_key
-from domain.records import may_see, shown
+from domain.records import may_see, own_parts, shown
 from domain.season import Season
 
 RETRIES = 20
@@ -200,9 +200,7 @@ class Arbiter(Application):
     def _outcome(self, match: Match, actor: str, seqs: list[int]) -> Outcome:
         records = [match.records[s - 1] for s in seqs]
         first = records[0]
-        own = [i for i, part in enumerate(first["parts"])
-               if actor == HOST or (isinstance(part["audience"], list)
-                                    and actor in part["audience"])]
+        own = own_parts(first, actor)
         key = parse_salt_key(match.salt_key)
         seq = first["entry"]["seq"]
         receipt = Receipt(first["entry"], {i: salt(key, seq, i).hex() for i in own},

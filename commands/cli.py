@@ -25,6 +25,7 @@ from commands.matchfile import load, play
 from commands.service_cli import register as register_service
 from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
+from projections.standings import standings
 from projections.views import view
 
 
@@ -146,7 +147,7 @@ def season_transfer(ctx: click.Context, season_name: str, giver: str, receiver: 
 def season_show(ctx: click.Context, season_name: str, player: str | None, host: bool,
                 as_json: bool) -> None:
     """Standings: ToLs, Opals, MoEs and EC history; garnets only to their owner or the host."""
-    data = render.standings(app_of(ctx).season(season_name), HOST if host else player)
+    data = standings(app_of(ctx).season(season_name), HOST if host else player)
     render.emit(data, as_json, render.standings_text(data))
 
 

@@ -8,8 +8,6 @@ from typing import Any
 import click
 
 from commands.app import Outcome
-from domain.decider import HOST
-from domain.season import Season
 
 
 def emit(data: Any, as_json: bool, text: str) -> None:
@@ -65,25 +63,6 @@ def results_text(outcome: dict[str, Any], reveals: bool = True) -> str:
             lines.extend(f"  #{r['seq']} {r['kind']} {compact(r['data'])}"
                          for r in block["reveals"])
     return "\n".join(lines)
-
-
-def standings(season: Season, viewer: str | None) -> dict[str, Any]:
-    """ToLs, Opals, MoEs and ECs are public; garnets only to their owner and the host."""
-    rows = []
-    for player in season.players:
-        row = {"player": player, **{a: season.balances[player][a]
-                                    for a in ("tol", "opal", "moe", "ec")}}
-        if viewer in (HOST, player):
-            row["garnets"] = season.balances[player]["garnets"]
-        rows.append(row)
-    history = [
-        {"player": h["player"], "asset": h["asset"], "amount": h["amount"], "cause": h["cause"]}
-        for h in season.history
-        if h["asset"] in ("ec", "moe", "tol", "opal", "dm_entrant")
-        or (h["asset"] == "garnets" and viewer in (HOST, h["player"]))
-    ]
-    return {"season": season.name, "players": rows, "matches": season.matches,
-            "history": history}
 
 
 def standings_text(data: dict[str, Any]) -> str:

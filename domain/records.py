@@ -55,6 +55,13 @@ def to_event(record: dict[str, Any]) -> Event:
     )
 
 
+def own_parts(record: dict[str, Any], viewer: str) -> list[int]:
+    """Indexes of the sealed parts addressed to `viewer` (all of them for the host)."""
+    return [i for i, part in enumerate(record["parts"])
+            if viewer == HOST or (isinstance(part["audience"], list)
+                                  and viewer in part["audience"])]
+
+
 def may_see(record: dict[str, Any], viewer: str) -> bool:
     """The one gate every view passes through."""
     if viewer == HOST:

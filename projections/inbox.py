@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.decider import HOST, PUBLIC
+from domain.decider import PUBLIC
 from domain.envelope import salt
 from domain.match import Match, parse_salt_key
-from domain.records import headline, may_see, shown
+from domain.records import headline, may_see, own_parts, shown
 
 
 def sender(record: dict[str, Any], players: list[str]) -> str | None:
@@ -21,8 +21,7 @@ def receipt(match: Match, seq: int, actor: str) -> dict[str, Any]:
     """The entry of a command, with the salt and plaintext of each sealed part addressed to
     `actor`: the object `arbiter match submit --json` prints under "receipt"."""
     record = match.records[seq - 1]
-    own = [i for i, part in enumerate(record["parts"])
-           if actor == HOST or (isinstance(part["audience"], list) and actor in part["audience"])]
+    own = own_parts(record, actor)
     key = parse_salt_key(match.salt_key)
     return {"match": match.match_id, "seq": seq, "hash": record["entry"]["hash"],
             "entry": record["entry"],
