@@ -152,8 +152,11 @@ class Arbiter(Application):
         return self._retrying(attempt)
 
     def submit(self, match_id: str, actor: str, name: str, args: Mapping[str, Any] | None = None,
-               *, at: str | None = None, command_id: str | None = None) -> Outcome:
-        """One command from `actor`. A command id seen before returns the first answer."""
+               *, at: str | None = None, command_id: str | None = None,
+               expect_round: int | None = None) -> Outcome:
+        """One command from `actor`. A command id seen before returns the first answer.
+        With `expect_round`, the command is refused (`round_moved_on`) unless that round is
+        still the open one: a deadline close must not close the round after it."""
         if not isinstance(actor, str) or not isinstance(name, str):
             raise RuleViolation("invalid_command", "actor and command name must be texts")
         if args is not None and not isinstance(args, Mapping):
@@ -164,6 +167,10 @@ class Arbiter(Application):
         def attempt() -> Outcome:
             with self._writing(Match.create_id(match_id)) as mid:
                 match = self._load(mid, "unknown_match", match_id)
+                if expect_round is not None and match.round != expect_round and (
+                        command_id is None or command_id not in match.handled):
+                    raise RuleViolation("round_moved_on", f"round {expect_round} is closed; "
+                                        f"round {match.round} is open")
                 with self._writing(Season.create_id(match.season)) as season_id:
                     season = self._load(season_id, "unknown_season", match.season)
                     command = Command(name, actor, dict(args or {}),

@@ -285,3 +285,17 @@ def test_a_game_opens_an_earlier_sealed_event_with_its_salt(app):
         drawn["entry"]["seals"][0]
     kinds = [r["entry"]["kind"] for r in records]
     assert kinds.index("SealOpened") == kinds.index("GameOver") + 1
+
+
+def test_a_close_meant_for_a_round_already_closed_is_refused(app):
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    app.submit("m1", "host", "close_round")  # the host closed round 1 by hand
+    before = app.match("m1").version
+    refused("round_moved_on", app.submit, "m1", "host", "close_round", expect_round=1,
+            command_id="deadline:m1:1")
+    assert app.match("m1").version == before
+    first = app.submit("m1", "host", "close_round", expect_round=2, command_id="deadline:m1:2")
+    # The same deadline close again (a second worker) gets the first answer back.
+    again = app.submit("m1", "host", "close_round", expect_round=2, command_id="deadline:m1:2")
+    assert again.seqs == first.seqs

@@ -63,7 +63,7 @@ class Deadlines:
         for name in close_commands(match.game):
             try:
                 outcome = self.submit(match_id, HOST, name, {}, pending["command_id"],
-                                      at=pending["deadline"])
+                                      at=pending["deadline"], expect_round=pending["round"])
             except RuleViolation as error:  # not this phase's close (each game has its codes)
                 log.debug("%s refused %s at its deadline: %s", match_id, name, error)
                 continue

@@ -62,11 +62,12 @@ class Service:
         self._threads: list[threading.Thread] = []
 
     def submit(self, match_id: str, actor: str, name: str, args: Mapping[str, Any],
-               command_id: str | None = None, at: str | None = None) -> Outcome:
+               command_id: str | None = None, at: str | None = None,
+               expect_round: int | None = None) -> Outcome:
         """One command, stated at `at` (default: now), holding the match's lock."""
         with self.locks.holding(match_id) if self.locks else nullcontext():
             outcome = self.arbiter.submit(match_id, actor, name, args, at=at or now(),
-                                          command_id=command_id)
+                                          command_id=command_id, expect_round=expect_round)
         self.recorded()
         return outcome
 

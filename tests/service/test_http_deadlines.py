@@ -107,8 +107,10 @@ def test_a_deadline_in_a_tiebreak_sends_the_close_the_rules_accept(sqlite_url):
         if not step.expect_error:
             app.submit(file.match, step.actor, step.do, step.args)
     app.submit(file.match, HOST, "set_deadline", {"deadline": "2026-11-21T21:00:00Z"})
-    def submit(match_id, actor, name, args, command_id=None, at=None):
-        return app.submit(match_id, actor, name, args, at=at, command_id=command_id)
+
+    def submit(match_id, actor, name, args, command_id=None, at=None, expect_round=None):
+        return app.submit(match_id, actor, name, args, at=at, command_id=command_id,
+                          expect_round=expect_round)
 
     deadlines = Deadlines(app, views=None, submit=submit)
     outcome = deadlines.close(file.match, datetime(2026, 11, 21, 21, 0, tzinfo=UTC))
