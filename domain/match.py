@@ -279,6 +279,8 @@ class Match(Aggregate):
 
     def _openings(self, kinds: tuple[str, ...]) -> list[MatchFact]:
         """A SealOpened for every sealed game event of these kinds not opened yet."""
+        if not kinds:
+            return []
         key = parse_salt_key(self.salt_key)
         return [
             MatchFact("SealOpened", {"seq": r["entry"]["seq"], "index": 0,
