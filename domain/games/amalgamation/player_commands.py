@@ -112,7 +112,7 @@ def check_every_tile_has_a_bid(state: State, bids: Mapping[Any, Any]) -> None:
 
 def check_holds_the_garnets(turn: Turn, player: str, exchange: int) -> None:
     """The live season balance, plus what this player's replaced submission had taken."""
-    held = max(turn.garnets_of(player), 0) + turn.state.reserved_garnets(player)
+    held = max(turn.balance(player), 0) + turn.state.reserved_garnets(player)
     if exchange > held:
         raise RuleViolation("insufficient_garnets", f"you hold {held} garnets, not {exchange}")
 

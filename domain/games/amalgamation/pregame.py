@@ -28,7 +28,7 @@ def open_match(turn: Turn, actor: str, args: Args) -> None:
         )
     )
     for player in setup.players:
-        turn.emit(events.garnets_held(player, max(turn.garnets_of(player), 0)))
+        turn.emit(events.garnets_held(player, max(turn.balance(player), 0)))
 
 
 def close_pregame(turn: Turn, actor: str, args: Args) -> None:

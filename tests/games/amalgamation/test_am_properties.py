@@ -8,7 +8,6 @@ with every host close, so matches progress to their end.
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 import hypothesis
@@ -22,6 +21,7 @@ from domain.games.amalgamation.draws import ROLES
 from domain.games.amalgamation.state import State
 from domain.rng import Rng
 from tests.games.amalgamation.harness import PLAYERS, SETTINGS, STANDARD
+from tests.support.deciders import from_storage, is_plain_json
 
 CLOSES = ("close_pregame", "close_round", "close_ec_decision")
 GARBAGE_FIELDS = (
@@ -122,22 +122,6 @@ def to_command(state: State, move: tuple, garnets: dict[str, int]) -> Command:
         return Command("choose_ec", actor, {"candidate": detail}, garnets)
     name, args = detail
     return Command(name, actor, args, garnets)
-
-
-def is_plain_json(value: Any) -> bool:
-    if value is None or isinstance(value, str | bool | int):
-        return True
-    if isinstance(value, list):
-        return all(is_plain_json(item) for item in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and is_plain_json(v) for k, v in value.items())
-    return False
-
-
-def from_storage(event: Event) -> Event:
-    """As the store gives it back: canonical JSON, keys sorted, tuples turned into lists."""
-    data = json.loads(json.dumps(event.data, sort_keys=True))
-    return Event(event.kind, data, event.audience, event.actor, event.postings)
 
 
 def run(setup: am.Setup, seed: str, start: dict[str, int], script: list) -> tuple:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 import hypothesis
@@ -15,6 +14,7 @@ from domain.errors import RuleViolation
 from domain.games import kings_court as kc
 from domain.rng import Rng
 from tests.games.kings_court.kc_harness import PLAYERS
+from tests.support.deciders import from_storage, is_plain_json
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -114,22 +114,6 @@ options = st.fixed_dictionaries(
     }
 )
 balances = st.fixed_dictionaries({p: st.integers(0, 12) for p in PLAYERS})
-
-
-def is_plain_json(value: Any) -> bool:
-    if value is None or isinstance(value, str | bool | int):
-        return True
-    if isinstance(value, list):
-        return all(is_plain_json(item) for item in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and is_plain_json(v) for k, v in value.items())
-    return False
-
-
-def from_storage(event: Event) -> Event:
-    """As the store gives it back: canonical JSON, keys sorted, tuples turned into lists."""
-    data = json.loads(json.dumps(event.data, sort_keys=True))
-    return Event(event.kind, data, event.audience, event.actor, event.postings)
 
 
 @SETTINGS

@@ -7,7 +7,6 @@ to plain garbage. Bill effects are drawn too, so that houses move in every direc
 from __future__ import annotations
 
 import copy
-import json
 from itertools import combinations
 from typing import Any
 
@@ -27,6 +26,7 @@ from tests.games.merchants_guild.mg_harness import (
     RESOURCES,
     catalog,
 )
+from tests.support.deciders import from_storage, is_plain_json
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -124,22 +124,6 @@ def resolve(state: mg.State, name: Any, args: Any) -> Any:
         on_ballot = state.on_ballot()
         return {"bills": [on_ballot[i] for i in args["picks"] if i < len(on_ballot)]}
     return args
-
-
-def is_plain_json(value: Any) -> bool:
-    if value is None or isinstance(value, str | bool | int):
-        return True
-    if isinstance(value, list):
-        return all(is_plain_json(item) for item in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and is_plain_json(v) for k, v in value.items())
-    return False
-
-
-def from_storage(event: Event) -> Event:
-    """As the store gives it back: canonical JSON, keys sorted, tuples turned into lists."""
-    data = json.loads(json.dumps(event.data, sort_keys=True))
-    return Event(event.kind, data, event.audience, event.actor, event.postings)
 
 
 def leads_setup(chosen: dict[str, Any], special: dict[str, Any], drawn: bool) -> mg.Setup:

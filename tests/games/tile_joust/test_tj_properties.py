@@ -18,6 +18,7 @@ from domain.errors import RuleViolation
 from domain.games import tile_joust as tj
 from domain.rng import Rng
 from tests.games.tile_joust.tj_harness import ANN, BOB, PLAYERS
+from tests.support.deciders import from_storage, is_plain_json
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -117,22 +118,6 @@ def setups(draw: Any, sets: int | None = None) -> tj.Setup:
                 other: [item for item in ITEMS if item != single],
             }
     return tj.Setup(players=PLAYERS, variant=variant, **options)
-
-
-def is_plain_json(value: Any) -> bool:
-    if value is None or isinstance(value, str | bool | int):
-        return True
-    if isinstance(value, list):
-        return all(is_plain_json(item) for item in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and is_plain_json(v) for k, v in value.items())
-    return False
-
-
-def from_storage(event: Event) -> Event:
-    """As the store gives it back: canonical JSON, keys sorted, tuples turned into lists."""
-    data = json.loads(json.dumps(event.data, sort_keys=True))
-    return Event(event.kind, data, event.audience, event.actor, event.postings)
 
 
 def check_conservation(state: tj.State, log: list[Event]) -> None:

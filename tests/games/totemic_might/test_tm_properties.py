@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 import hypothesis
@@ -24,6 +23,7 @@ from tests.games.totemic_might.harness import (
     WEIGHTS,
     standard_setup,
 )
+from tests.support.deciders import from_storage, is_plain_json
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -118,22 +118,6 @@ def as_command(state: tm.State, actor: Any, name: Any, args: Any, garnets: dict)
         args = {"sides": [pieces[:i], pieces[i:j], pieces[j:]]}
         name = "attempt_balance"
     return Command(name, actor, args, garnets)
-
-
-def is_plain_json(value: Any) -> bool:
-    if value is None or isinstance(value, str | bool | int):
-        return True
-    if isinstance(value, list):
-        return all(is_plain_json(item) for item in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and is_plain_json(v) for k, v in value.items())
-    return False
-
-
-def from_storage(event: Event) -> Event:
-    """As the store gives it back: canonical JSON, keys sorted, tuples turned into lists."""
-    data = json.loads(json.dumps(event.data, sort_keys=True))
-    return Event(event.kind, data, event.audience, event.actor, event.postings)
 
 
 def trial_copies(state: tm.State) -> int:
