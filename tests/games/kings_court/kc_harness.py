@@ -3,16 +3,11 @@ framework would (balances are passed back in Command.garnets)."""
 
 from __future__ import annotations
 
-import copy
-from collections import defaultdict
 from typing import Any
 
-import pytest
-
-from domain.decider import PUBLIC, Command, Event
-from domain.errors import RuleViolation
+from domain.decider import PUBLIC, Event
 from domain.games import kings_court as kc
-from domain.rng import Rng
+from tests.support.deciders import DeciderMatch
 
 PLAYERS = [f"p{i}" for i in range(1, 12)]
 
@@ -54,7 +49,9 @@ def role_set(
 STANDARD = role_set()
 
 
-class Match:
+class Match(DeciderMatch):
+    game = kc
+
     def __init__(
         self,
         games: list[dict[str, Any]] | None = None,
@@ -63,41 +60,9 @@ class Match:
         open_match: bool = True,
         **options: Any,
     ) -> None:
-        self.setup = kc.Setup(
-            players=PLAYERS, games=[STANDARD] if games is None else games, **options
-        )
-        self.state = kc.initial_state(self.setup, Rng(kc.GAME_ID, seed))
+        setup = kc.Setup(players=PLAYERS, games=[STANDARD] if games is None else games, **options)
         start = garnets if isinstance(garnets, dict) else dict.fromkeys(PLAYERS, garnets)
-        self.balances = dict(start)
-        self.ledger: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(PLAYERS, 0))
-        self.log: list[Event] = []
-        if open_match:
-            self.host("open_match")
-
-    # Acting
-
-    def do(self, actor: str, name: str, **args: Any) -> list[Event]:
-        command = Command(name, actor, args, dict(self.balances))
-        events = kc.decide(self.state, command)
-        for event in events:
-            self.state = kc.evolve(self.state, event)
-            for posting in event.postings:
-                self.ledger[posting.asset][posting.player] += posting.amount
-                if posting.asset == "garnets":
-                    self.balances[posting.player] += posting.amount
-        self.log.extend(events)
-        return events
-
-    def host(self, name: str, **args: Any) -> list[Event]:
-        return self.do("host", name, **args)
-
-    def reject(self, actor: str, name: str, **args: Any) -> str:
-        """The error code; also checks that a rejection leaves the state as it was."""
-        before = copy.deepcopy(self.state)
-        with pytest.raises(RuleViolation) as caught:
-            self.do(actor, name, **args)
-        assert self.state == before
-        return caught.value.code
+        super().__init__(setup, seed, PLAYERS, start, open_match)
 
     def round(self, votes: dict[str, str]) -> list[Event]:
         """Cast the given votes and close the round."""

@@ -13,16 +13,11 @@ The standard test guild, used unless a test says otherwise:
 
 from __future__ import annotations
 
-import copy
-from collections import defaultdict
 from typing import Any
 
-import pytest
-
-from domain.decider import PUBLIC, Command, Event
-from domain.errors import RuleViolation
+from domain.decider import PUBLIC, Event
 from domain.games import merchants_guild as mg
-from domain.rng import Rng
+from tests.support.deciders import DeciderMatch
 
 PLAYERS = [f"p{i}" for i in range(1, 11)]
 HOUSES = ["red", "green", "blue", "black", "white"]
@@ -67,7 +62,9 @@ def setup(**options: Any) -> mg.Setup:
     return mg.Setup.model_validate({**fields, **options})
 
 
-class Match:
+class Match(DeciderMatch):
+    game = mg
+
     def __init__(
         self,
         garnets: int | dict[str, int] = 10,
@@ -75,39 +72,8 @@ class Match:
         open_match: bool = True,
         **options: Any,
     ) -> None:
-        self.setup = setup(**options)
-        self.state = mg.initial_state(self.setup, Rng(mg.GAME_ID, seed))
         start = garnets if isinstance(garnets, dict) else dict.fromkeys(PLAYERS, garnets)
-        self.balances = dict(start)
-        self.ledger: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(PLAYERS, 0))
-        self.log: list[Event] = []
-        if open_match:
-            self.host("open_match")
-
-    # Acting
-
-    def do(self, actor: str, name: str, **args: Any) -> list[Event]:
-        command = Command(name, actor, args, dict(self.balances))
-        events = mg.decide(self.state, command)
-        for event in events:
-            self.state = mg.evolve(self.state, event)
-            for posting in event.postings:
-                self.ledger[posting.asset][posting.player] += posting.amount
-                if posting.asset == "garnets":
-                    self.balances[posting.player] += posting.amount
-        self.log.extend(events)
-        return events
-
-    def host(self, name: str, **args: Any) -> list[Event]:
-        return self.do("host", name, **args)
-
-    def reject(self, actor: str, name: str, **args: Any) -> str:
-        """The error code; also checks that a rejection leaves the state as it was."""
-        before = copy.deepcopy(self.state)
-        with pytest.raises(RuleViolation) as caught:
-            self.do(actor, name, **args)
-        assert self.state == before
-        return caught.value.code
+        super().__init__(setup(**options), seed, PLAYERS, start, open_match)
 
     def week(self, votes: dict[str, list[int]] | None = None) -> list[Event]:
         """Cast the given votes and close the week."""

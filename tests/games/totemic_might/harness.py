@@ -7,17 +7,12 @@ The standard table: weights follow the grid's canonical order (Summer-Secret 1 .
 
 from __future__ import annotations
 
-import copy
-from collections import defaultdict
 from typing import Any
 
-import pytest
-
-from domain.decider import PUBLIC, Command, Event
-from domain.errors import RuleViolation
+from domain.decider import PUBLIC, Event
 from domain.games import totemic_might as tm
 from domain.games.totemic_might.grid import TOTEMS
-from domain.rng import Rng
+from tests.support.deciders import DeciderMatch
 
 PLAYERS = [f"p{i}" for i in range(1, 8)]
 WEIGHTS = {totem: index + 1 for index, totem in enumerate(TOTEMS)}
@@ -65,7 +60,9 @@ def standard_setup(**changes: Any) -> dict[str, Any]:
     return {key: value for key, value in setup.items() if value is not None}
 
 
-class Match:
+class Match(DeciderMatch):
+    game = tm
+
     def __init__(
         self,
         garnets: dict[str, int] | None = None,
@@ -73,41 +70,12 @@ class Match:
         open_match: bool = True,
         **changes: Any,
     ) -> None:
-        self.setup = tm.Setup.model_validate(standard_setup(**changes))
-        self.state = tm.initial_state(self.setup, Rng(tm.GAME_ID, seed))
-        self.balances = dict(GARNETS if garnets is None else garnets)
-        self.ledger: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(PLAYERS, 0))
-        self.log: list[Event] = []
-        if open_match:
-            self.host("open_match")
-
-    # Acting
-
-    def do(self, actor: str, name: str, **args: Any) -> list[Event]:
-        command = Command(name, actor, args, dict(self.balances))
-        events = tm.decide(self.state, command)
-        for event in events:
-            self.state = tm.evolve(self.state, event)
-            for posting in event.postings:
-                self.ledger[posting.asset][posting.player] += posting.amount
-                if posting.asset == "garnets":
-                    self.balances[posting.player] += posting.amount
-        self.log.extend(events)
-        return events
-
-    def host(self, name: str, **args: Any) -> list[Event]:
-        return self.do("host", name, **args)
+        setup = tm.Setup.model_validate(standard_setup(**changes))
+        super().__init__(setup, seed, PLAYERS, GARNETS if garnets is None else garnets,
+                         open_match)
 
     def deadline(self) -> list[Event]:
         return self.host("deadline")
-
-    def reject(self, actor: str, name: str, **args: Any) -> str:
-        """The error code; also checks that a rejection leaves the state as it was."""
-        before = copy.deepcopy(self.state)
-        with pytest.raises(RuleViolation) as caught:
-            self.do(actor, name, **args)
-        assert self.state == before
-        return caught.value.code
 
     def to_final_weighing(self) -> None:
         """Deadlines until the auctions end (a match opened with few chips ends quickly)."""
