@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from domain.decider import Command, Event
+from domain.decider import HOST, PUBLIC, Command, Event
 from domain.errors import RuleViolation
 from domain.rng import Rng
 
@@ -70,3 +70,41 @@ class DeciderMatch:
             self.do(actor, name, **args)
         assert self.state == before
         return caught.value.code
+
+
+def checked_step(game: Any, state: Any, command: Command, players: list[str],
+                 ledger: dict[str, int], *, one_recipient: bool = True) -> tuple[Any, list[Event]]:
+    """One command through decide and evolve, holding what every game promises: nothing but
+    RuleViolation, no mutation, plain JSON data, a known audience (`one_recipient`: a private
+    event goes to exactly one player), and garnets never below zero. `ledger` follows the
+    garnet postings."""
+    before = copy.deepcopy(state)
+    try:
+        events = game.decide(state, command)
+    except RuleViolation:
+        events = []
+    assert state == before, "decide mutated the state"
+    for event in events:
+        assert is_plain_json(dict(event.data)), event
+        assert event.audience in (PUBLIC, HOST) or (
+            set(event.audience) <= set(players)
+            and (len(event.audience) == 1 or not one_recipient)), event
+        state = game.evolve(state, event)
+        for posting in event.postings:
+            if posting.asset == "garnets":
+                ledger[posting.player] += posting.amount
+    assert all(amount >= 0 for amount in ledger.values()), ledger
+    return state, events
+
+
+def check_replay_and_views(game: Any, initial: Any, state: Any, log: list[Event],
+                           players: list[str]) -> None:
+    """Replaying the log as the store gives it back reaches the same state; results and every
+    viewer's summary can be built (and are plain JSON)."""
+    replayed = initial
+    for event in log:
+        replayed = game.evolve(replayed, from_storage(event))
+    assert replayed == state
+    game.results(state)
+    for viewer in ("public", "host", *players):
+        json.dumps(game.summarize([e for e in log if e.seen_by(viewer)], viewer))

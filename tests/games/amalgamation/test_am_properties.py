@@ -7,21 +7,19 @@ with every host close, so matches progress to their end.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import hypothesis
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.decider import HOST, PUBLIC, Command, Event
-from domain.errors import RuleViolation
+from domain.decider import HOST, Command, Event
 from domain.games import amalgamation as am
 from domain.games.amalgamation.draws import ROLES
 from domain.games.amalgamation.state import State
 from domain.rng import Rng
 from tests.games.amalgamation.harness import PLAYERS, SETTINGS, STANDARD
-from tests.support.deciders import from_storage, is_plain_json
+from tests.support.deciders import checked_step, from_storage
 
 CLOSES = ("close_pregame", "close_round", "close_ec_decision")
 GARBAGE_FIELDS = (
@@ -140,22 +138,7 @@ def run(setup: am.Setup, seed: str, start: dict[str, int], script: list) -> tupl
             command = Command(step[1], HOST, {}, dict(garnets))
         else:
             command = to_command(state, step, dict(garnets))
-        before = copy.deepcopy(state)
-        try:
-            events = am.decide(state, command)
-        except RuleViolation:
-            events = []
-        assert state == before, "decide mutated the state"
-        for event in events:
-            assert is_plain_json(dict(event.data)), event
-            assert event.audience in (PUBLIC, HOST) or (
-                len(event.audience) == 1 and event.audience[0] in PLAYERS
-            )
-            state = am.evolve(state, event)
-            for posting in event.postings:
-                if posting.asset == "garnets":
-                    garnets[posting.player] += posting.amount
-        assert all(amount >= 0 for amount in garnets.values()), garnets
+        state, events = checked_step(am, state, command, PLAYERS, garnets)
         assert all(balance >= 0 for balance in state.balances.values()), state.balances
         log.extend(events)
         rounds.append(am.round_of(state))

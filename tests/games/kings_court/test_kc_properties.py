@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import hypothesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.decider import HOST, PUBLIC, Command, Event
+from domain.decider import PUBLIC, Command, Event
 from domain.errors import RuleViolation
 from domain.games import kings_court as kc
 from domain.rng import Rng
 from tests.games.kings_court.kc_harness import PLAYERS
-from tests.support.deciders import from_storage, is_plain_json
+from tests.support.deciders import check_replay_and_views, checked_step
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -126,33 +125,13 @@ def test_random_commands_keep_every_promise(seed, chosen, start, script):
     log: list[Event] = []
     rounds = [kc.round_of(state)]
     for actor, name, args in [("host", "open_match", {}), *script]:
-        before = copy.deepcopy(state)
-        try:
-            events = kc.decide(state, Command(name, actor, args, dict(ledger)))
-        except RuleViolation:
-            events = []
-        assert state == before, "decide mutated the state"
-        for event in events:
-            assert is_plain_json(dict(event.data)), event
-            assert event.audience in (PUBLIC, HOST) or (
-                len(event.audience) == 1 and event.audience[0] in PLAYERS
-            )
-            state = kc.evolve(state, event)
-            for posting in event.postings:
-                if posting.asset == "garnets":
-                    ledger[posting.player] += posting.amount
-        assert all(amount >= 0 for amount in ledger.values()), ledger
+        command = Command(name, actor, args, dict(ledger))
+        state, events = checked_step(kc, state, command, PLAYERS, ledger)
         log.extend(events)
         rounds.append(kc.round_of(state))
     assert rounds == sorted(rounds), "round_of went backwards"
     hypothesis.event(f"outcome {kc.results(state)['outcome']}, phase {state.phase}")
-    replayed = initial
-    for event in log:
-        replayed = kc.evolve(replayed, from_storage(event))
-    assert replayed == state
-    kc.results(state)
-    for viewer in ("public", "host", *PLAYERS):
-        kc.summarize([e for e in log if e.seen_by(viewer)], viewer)
+    check_replay_and_views(kc, initial, state, log, PLAYERS)
 
 
 # Non-interference: p1 cannot tell apart two games that differ only in what p1 may not know.

@@ -6,7 +6,6 @@ to plain garbage. Bill effects are drawn too, so that houses move in every direc
 
 from __future__ import annotations
 
-import copy
 from itertools import combinations
 from typing import Any
 
@@ -14,7 +13,7 @@ import hypothesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.decider import HOST, PUBLIC, Command, Event
+from domain.decider import PUBLIC, Command, Event
 from domain.errors import RuleViolation
 from domain.games import merchants_guild as mg
 from domain.rng import Rng
@@ -26,7 +25,7 @@ from tests.games.merchants_guild.mg_harness import (
     RESOURCES,
     catalog,
 )
-from tests.support.deciders import from_storage, is_plain_json
+from tests.support.deciders import check_replay_and_views, checked_step
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -151,24 +150,8 @@ def test_random_commands_keep_every_promise(seed, chosen, special, drawn, start,
     log: list[Event] = []
     rounds = [mg.round_of(state)]
     for actor, name, args in [("host", "open_match", {}), *script]:
-        before = copy.deepcopy(state)
-        try:
-            events = mg.decide(
-                state, Command(name, actor, resolve(state, name, args), dict(ledger))
-            )
-        except RuleViolation:
-            events = []
-        assert state == before, "decide mutated the state"
-        for event in events:
-            assert is_plain_json(dict(event.data)), event
-            assert event.audience in (PUBLIC, HOST) or (
-                len(event.audience) == 1 and event.audience[0] in PLAYERS
-            )
-            state = mg.evolve(state, event)
-            for posting in event.postings:
-                if posting.asset == "garnets":
-                    ledger[posting.player] += posting.amount
-        assert all(amount >= 0 for amount in ledger.values()), ledger
+        command = Command(name, actor, resolve(state, name, args), dict(ledger))
+        state, events = checked_step(mg, state, command, PLAYERS, ledger)
         assert all(v >= 0 for values in state.houses.values() for v in values.values())
         log.extend(events)
         rounds.append(mg.round_of(state))
@@ -177,13 +160,7 @@ def test_random_commands_keep_every_promise(seed, chosen, special, drawn, start,
     check_ballots(state, log)
     if state.over:
         check_settlement_conserves(state, log, start, ledger)
-    replayed = initial
-    for event in log:
-        replayed = mg.evolve(replayed, from_storage(event))
-    assert replayed == state
-    mg.results(state)
-    for viewer in ("public", "host", *PLAYERS):
-        mg.summarize([e for e in log if e.seen_by(viewer)], viewer)
+    check_replay_and_views(mg, initial, state, log, PLAYERS)
 
 
 def check_ballots(state: mg.State, log: list[Event]) -> None:
