@@ -62,8 +62,8 @@ class Event:
     audience: PUBLIC (everyone), HOST (host only) or a tuple of player ids (those players
     and the host). Anything not public is sealed whole in the log: kind, actor and data.
     opens: kinds of this game's earlier sealed events that this event makes public; the match
-    then discloses each one's plaintext and salt (a public SealOpened), so anyone can check
-    that what is revealed now is what was committed then.
+    then discloses the latest one of each kind, plaintext and salt (a public SealOpened), so
+    anyone can check that what is revealed now is what was committed then.
     """
 
     kind: str

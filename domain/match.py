@@ -278,18 +278,20 @@ class Match(Aggregate):
                                "role": role, "batch": batch, "command_id": command_id})
 
     def _openings(self, kinds: tuple[str, ...]) -> list[MatchFact]:
-        """A SealOpened for every sealed game event of these kinds not opened yet."""
-        if not kinds:
-            return []
+        """A SealOpened for the latest sealed game event of each of these kinds, unless it is
+        open already (earlier ones stay sealed: King's Court opens only the last game's roles)."""
         key = parse_salt_key(self.salt_key)
-        return [
-            MatchFact("SealOpened", {"seq": r["entry"]["seq"], "index": 0,
-                                     "salt": salt(key, r["entry"]["seq"], 0).hex(),
-                                     "part": deepcopy(r["parts"][0])}, actor=SYSTEM)
-            for r in self.records
-            if r["role"] == "fact" and r["entry"]["kind"] is None
-            and r["parts"][0]["kind"] in kinds and r["entry"]["seq"] not in self.opened
-        ]
+        opened = []
+        for kind in kinds:
+            latest = next((r for r in reversed(self.records)
+                           if r["role"] == "fact" and r["entry"]["kind"] is None
+                           and r["parts"][0]["kind"] == kind), None)
+            if latest is not None and latest["entry"]["seq"] not in self.opened:
+                seq = latest["entry"]["seq"]
+                opened.append(MatchFact("SealOpened", {
+                    "seq": seq, "index": 0, "salt": salt(key, seq, 0).hex(),
+                    "part": deepcopy(latest["parts"][0])}, actor=SYSTEM))
+        return opened
 
     def _end(self, at: str | None, batch: int, command_id: str | None) -> None:
         ended = MatchFact("MatchEnded", {"results": self.game.results(self.state)}, actor=SYSTEM)

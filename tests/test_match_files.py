@@ -56,15 +56,30 @@ def test_every_seed_match_verifies_offline_public_and_full(path, sqlite_url):
         assert audit.ended
 
 
-def test_tile_joust_and_totemic_might_open_their_sealed_setup_at_the_end(sqlite_url):
+OPENED_AT_THE_END = {"tile_joust": "OrderingsRecorded", "totemic_might": "SecretSetupRecorded",
+                     "kings_court": "GameRolesDrawn"}
+
+
+def test_a_reveal_at_the_end_opens_what_was_committed_at_the_start(sqlite_url):
     app = Arbiter(sqlite_url)
     for path in SEEDS:
-        if path.stem.split("-")[0] not in ("tile_joust", "totemic_might"):
-            continue
         file = load(path)
+        if file.game not in OPENED_AT_THE_END:
+            continue
         play(app, file)
         records = app.match(file.match).records
         opened = [r["entry"]["public"] for r in records if r["entry"]["kind"] == "SealOpened"]
-        assert [o["part"]["kind"] for o in opened] == \
-            [{"tile_joust": "OrderingsRecorded",
-              "totemic_might": "SecretSetupRecorded"}[file.game]]
+        assert [o["part"]["kind"] for o in opened] == [OPENED_AT_THE_END[file.game]]
+
+
+def test_king_court_opens_the_last_games_roles_never_an_early_kings_game_nor_the_lists(
+        sqlite_url):
+    app = Arbiter(sqlite_url)
+    file = load(Path(__file__).resolve().parents[1] / "seeds" / "kings_court-team-win.json")
+    play(app, file)
+    records = app.match(file.match).records
+    drawn = [r for r in records if r["parts"] and r["parts"][0]["kind"] == "GameRolesDrawn"]
+    assert [r["parts"][0]["data"]["game"] for r in drawn] == [1, 2]  # an early end, then game 2
+    (opened,) = [r["entry"]["public"] for r in records if r["entry"]["kind"] == "SealOpened"]
+    assert opened["seq"] == drawn[1]["entry"]["seq"]
+    assert set(opened["part"]["data"]) == {"game", "roles", "annoyed_duke", "annoyed_noble"}

@@ -18,7 +18,8 @@ def start_game(turn: Turn, number: int) -> None:
     secrets = game_secrets(state.setup, state.seed, number, list(state.kings))
     explicit = number <= len(state.setup.games)
     turn.emit(events.game_started(number, state.kings))
-    turn.emit(events.game_roles_drawn(number, secrets, state.players, explicit))
+    turn.emit(events.game_roles_drawn(number, secrets, state.players))
+    turn.emit(events.game_lists_drawn(number, secrets, state.players, explicit))
     for player in state.players:
         turn.emit(events.role_disclosed(number, player, secrets.roles[player]))
     open_round(turn)

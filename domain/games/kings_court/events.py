@@ -44,13 +44,21 @@ def game_started(game: int, previous_kings: Sequence[str]) -> Event:
     return _public("GameStarted", game=game, previous_kings=list(previous_kings))
 
 
-def game_roles_drawn(game: int, secrets: Secrets, players: Sequence[str], explicit: bool) -> Event:
+def game_roles_drawn(game: int, secrets: Secrets, players: Sequence[str]) -> Event:
+    """Sealed apart from the lists: a normal end opens it (KC-R30), the lists never (KC-R38)."""
     return _host(
         "GameRolesDrawn",
         game=game,
         roles={player: secrets.roles[player] for player in players},
         annoyed_duke=secrets.annoyed_duke,
         annoyed_noble=secrets.annoyed_noble,
+    )
+
+
+def game_lists_drawn(game: int, secrets: Secrets, players: Sequence[str], explicit: bool) -> Event:
+    return _host(
+        "GameListsDrawn",
+        game=game,
         lists={player: list(secrets.lists[player]) for player in players},
         explicit=explicit,
     )
@@ -237,8 +245,10 @@ def main_match_ended(death_match: list[str]) -> Event:
 
 
 def game_ended(**data: object) -> Event:
-    """The normal-end reveal: roles, annoyed pair, winner, rewards summary and EC scores."""
-    return _public("GameEnded", **data)
+    """The normal-end reveal: roles, annoyed pair, winner, rewards summary and EC scores. The
+    match then opens this game's sealed GameRolesDrawn with its salt, so anyone can check the
+    roles revealed now against the commitment made when the game started."""
+    return Event("GameEnded", data, audience=PUBLIC, actor=SYSTEM, opens=("GameRolesDrawn",))
 
 
 def awards_granted(game: int, awards: Mapping[str, Mapping[str, int]], reason: str) -> Event:

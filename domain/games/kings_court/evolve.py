@@ -47,9 +47,14 @@ def roles_drawn(state: State, data: Data) -> State:
         roles=dict(data["roles"]),
         annoyed_duke=data["annoyed_duke"],
         annoyed_noble=data["annoyed_noble"],
-        lists={owner: tuple(names) for owner, names in data["lists"].items()},
+        lists={},
     )
     return replace(state, game=Game(number=data["game"], secrets=secrets))
+
+
+def lists_drawn(state: State, data: Data) -> State:
+    lists = {owner: tuple(names) for owner, names in data["lists"].items()}
+    return _game(state, secrets=replace(state.current().secrets, lists=lists))
 
 
 def round_opened(state: State, data: Data) -> State:
@@ -174,6 +179,7 @@ def dmo_recorded(state: State, data: Data) -> State:
 
 HANDLERS: dict[str, Callable[[State, Data], State]] = {
     "GameRolesDrawn": roles_drawn,
+    "GameListsDrawn": lists_drawn,
     "RoundOpened": round_opened,
     "VoteCast": vote_cast,
     "PairCheckSubmitted": pair_check_submitted,

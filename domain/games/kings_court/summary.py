@@ -58,6 +58,9 @@ def roles_drawn(view: View, data: Data) -> None:
     _in_game(view, "roles", data["game"]).update(data["roles"])
     annoyed = {"duke": data["annoyed_duke"], "noble": data["annoyed_noble"]}
     _in_game(view, "annoyed", data["game"]).update(annoyed)
+
+
+def lists_drawn(view: View, data: Data) -> None:
     _in_game(view, "list_names", data["game"]).update(
         {owner: list(names) for owner, names in data["lists"].items()}
     )
@@ -164,6 +167,7 @@ def ec_decided(view: View, data: Data) -> None:
 FOLDS: dict[str, Callable[[View, Data], None]] = {
     "GameStarted": game_started,
     "GameRolesDrawn": roles_drawn,
+    "GameListsDrawn": lists_drawn,
     "RoleDisclosed": role_disclosed,
     "RoundOpened": round_opened,
     "VoteCast": record("votes", None, "game", "round", "voter", "candidate"),

@@ -45,8 +45,9 @@ def test_the_vector_through_decide():
     match = Match(games=[], seed=SEED)
     drawn = match.last("GameRolesDrawn").data
     assert drawn["roles"]["p11"] == KING
-    assert drawn["lists"]["p1"] == ["p10", "p7", "p11"]
-    assert drawn["explicit"] is False
+    lists = match.last("GameListsDrawn").data
+    assert lists["lists"]["p1"] == ["p10", "p7", "p11"]
+    assert lists["explicit"] is False
     # A peek at the King by p2 answers duke.
     match.do("p2", "peek", target="p11")
     assert match.last("PeekAnswered").data["role_shown"] == "duke"
