@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.stores import SERVER, postgres_url, sqlite_url
+from bench.stores import SERVER, on_both_stores
 from commands.app import Arbiter
 from commands.matchfile import load, play
 from projections.views import view
@@ -49,9 +49,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--pg", default=SERVER)
     args = parser.parse_args()
-    run(sqlite_url(), args.repeat)
-    with postgres_url(args.pg) as url:
-        run(url, args.repeat)
+    on_both_stores(lambda url: run(url, args.repeat), args.pg)
 
 
 if __name__ == "__main__":

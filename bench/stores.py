@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from uuid import uuid4
 
@@ -27,3 +27,10 @@ def postgres_url(server: str = SERVER) -> Iterator[str]:
     finally:
         with psycopg.connect(server, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def on_both_stores(run: Callable[[str], None], server: str = SERVER) -> None:
+    """`run(url)` on a fresh SQLite file, then on a throwaway PostgreSQL database."""
+    run(sqlite_url())
+    with postgres_url(server) as url:
+        run(url)

@@ -21,7 +21,7 @@ from eventsourcing.domain import Aggregate, event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.stores import SERVER, postgres_url, sqlite_url
+from bench.stores import SERVER, on_both_stores
 from commands.app import Arbiter
 from commands.matchfile import load, prepare_season
 from commands.store import persistence_env
@@ -92,9 +92,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=500)
     parser.add_argument("--pg", default=SERVER)
     args = parser.parse_args()
-    run(sqlite_url(), args.n)
-    with postgres_url(args.pg) as url:
-        run(url, args.n)
+    on_both_stores(lambda url: run(url, args.n), args.pg)
 
 
 if __name__ == "__main__":
