@@ -108,3 +108,19 @@ def check_replay_and_views(game: Any, initial: Any, state: Any, log: list[Event]
     game.results(state)
     for viewer in ("public", "host", *players):
         json.dumps(game.summarize([e for e in log if e.seen_by(viewer)], viewer))
+
+
+def step_or_refusal(game: Any, state: Any, command: Command,
+                    ledger: dict[str, int]) -> tuple[Any, list[Event], str | None]:
+    """One command as a twin run sees it: the new state, the events, and the refusal code (or
+    None); `ledger` follows the garnet postings."""
+    try:
+        events = game.decide(state, command)
+    except RuleViolation as rejection:
+        return state, [], rejection.code
+    for event in events:
+        state = game.evolve(state, event)
+        for posting in event.postings:
+            if posting.asset == "garnets":
+                ledger[posting.player] += posting.amount
+    return state, events, None

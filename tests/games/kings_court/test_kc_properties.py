@@ -9,11 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.decider import PUBLIC, Command, Event
-from domain.errors import RuleViolation
 from domain.games import kings_court as kc
 from domain.rng import Rng
 from tests.games.kings_court.kc_harness import PLAYERS
-from tests.support.deciders import check_replay_and_views, checked_step
+from tests.support.deciders import check_replay_and_views, checked_step, step_or_refusal
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -183,17 +182,9 @@ def run(game: dict[str, Any], script: list[tuple]) -> tuple[list[Event], list[st
     log: list[Event] = []
     codes: list[str | None] = []
     for actor, name, args in [("host", "open_match", {}), *script]:
-        try:
-            events = kc.decide(state, Command(name, actor, args, dict(ledger)))
-            codes.append(None)
-        except RuleViolation as rejection:
-            events = []
-            codes.append(rejection.code)
-        for event in events:
-            state = kc.evolve(state, event)
-            for posting in event.postings:
-                if posting.asset == "garnets":
-                    ledger[posting.player] += posting.amount
+        command = Command(name, actor, args, dict(ledger))
+        state, events, code = step_or_refusal(kc, state, command, ledger)
+        codes.append(code)
         log.extend(events)
         if any(event.kind == "GameEnded" for event in events):
             break  # the normal end reveals every role: the twins may differ from here on

@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.decider import PUBLIC, Command, Event
-from domain.errors import RuleViolation
 from domain.games import merchants_guild as mg
 from domain.rng import Rng
 from tests.games.merchants_guild.mg_harness import (
@@ -25,7 +24,7 @@ from tests.games.merchants_guild.mg_harness import (
     RESOURCES,
     catalog,
 )
-from tests.support.deciders import check_replay_and_views, checked_step
+from tests.support.deciders import check_replay_and_views, checked_step, step_or_refusal
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -248,19 +247,9 @@ def run(hidden: dict[str, Any], script: list[tuple]) -> tuple[list[Event], list[
             and args["target"] != "p2"
         ):
             continue  # p1 may only investigate the player whose houses are fixed
-        try:
-            events = mg.decide(
-                state, Command(name, actor, resolve(state, name, args), dict(ledger))
-            )
-            codes.append(None)
-        except RuleViolation as rejection:
-            events = []
-            codes.append(rejection.code)
-        for event in events:
-            state = mg.evolve(state, event)
-            for posting in event.postings:
-                if posting.asset == "garnets":
-                    ledger[posting.player] += posting.amount
+        command = Command(name, actor, resolve(state, name, args), dict(ledger))
+        state, events, code = step_or_refusal(mg, state, command, ledger)
+        codes.append(code)
         log.extend(events)
     return log, codes
 

@@ -9,7 +9,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.decider import PUBLIC, Command, Event
-from domain.errors import RuleViolation
 from domain.games import totemic_might as tm
 from domain.games.totemic_might.grid import GARNET, LETTERS, TOTEMS
 from domain.rng import Rng
@@ -22,7 +21,7 @@ from tests.games.totemic_might.harness import (
     WEIGHTS,
     standard_setup,
 )
-from tests.support.deciders import check_replay_and_views, checked_step
+from tests.support.deciders import check_replay_and_views, checked_step, step_or_refusal
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -219,17 +218,9 @@ def run(hidden: dict[str, Any], moves: list[tuple]) -> tuple[list[Event], list[s
     log: list[Event] = []
     codes: list[str | None] = []
     for actor, name, args in [("host", "open_match", {}), *moves]:
-        try:
-            events = tm.decide(state, as_command(state, actor, name, args, dict(ledger)))
-            codes.append(None)
-        except RuleViolation as rejection:
-            events = []
-            codes.append(rejection.code)
-        for event in events:
-            state = tm.evolve(state, event)
-            for posting in event.postings:
-                if posting.asset == "garnets":
-                    ledger[posting.player] += posting.amount
+        command = as_command(state, actor, name, args, dict(ledger))
+        state, events, code = step_or_refusal(tm, state, command, ledger)
+        codes.append(code)
         log.extend(events)
         if any(event.kind == "MatchResults" for event in events):
             break  # the results reveal everything: the twins may differ from here on
