@@ -135,7 +135,8 @@ class Arbiter(Application):
             raise RuleViolation("unknown_match", f"no match {match_id!r}") from None
 
     def create_match(self, *, match_id: str, season: str, game: str, setup: Mapping[str, Any],
-                     host_seed: str, salt_key: str, at: str | None = None) -> Outcome:
+                     host_seed: str, salt_key: str, at: str | None = None,
+                     allow_weak_seed: bool = False) -> Outcome:
         def attempt() -> Outcome:
             if Match.create_id(match_id) in self.repository:
                 raise RuleViolation("match_exists", f"match {match_id!r} exists already")
@@ -145,7 +146,8 @@ class Arbiter(Application):
                 the_season.add_match(match_id, game, players)
                 match = Match.configure(match_id=match_id, season=season, game_id=game,
                                         setup=setup, host_seed=host_seed, salt_key=salt_key,
-                                        garnets=the_season.garnets(players), at=at)
+                                        garnets=the_season.garnets(players), at=at,
+                                        allow_weak_seed=allow_weak_seed)
                 self.save(match, the_season, MatchCheckpoints(match_id=match_id))
                 return self._outcome(match, HOST, [1, 2])
 

@@ -56,6 +56,7 @@ class MatchFile(Strict):
     players: list[str]
     garnets: dict[str, int] = Field(default_factory=dict)
     host_seed: str
+    allow_weak_seed: bool = False
     salt_key: str
     contributions: dict[str, str] = Field(default_factory=dict)
     setup: dict[str, Any] = Field(default_factory=dict)
@@ -91,7 +92,8 @@ def play(app: Arbiter, file: MatchFile) -> tuple[dict[str, Any], list[str]]:
     prepare_season(app, file)
     app.create_match(match_id=file.match, season=file.season, game=file.game,
                      setup={"players": file.players, **file.setup}, host_seed=file.host_seed,
-                     salt_key=file.salt_key, at=file.created_at)
+                     salt_key=file.salt_key, at=file.created_at,
+                     allow_weak_seed=file.allow_weak_seed)
     mismatches: list[str] = []
     steps = [Step(actor=p, do="contribute", args={"text": t})
              for p, t in file.contributions.items()] + file.commands

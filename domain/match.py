@@ -26,6 +26,8 @@ from domain.rng import Rng, match_seed, seed_commitment
 
 CONFIGURED, OPEN, ENDED = "configured", "open", "ended"
 MATCH_COMMANDS = ("contribute", "open_match", "set_deadline", "correct", "end")
+# Host commands that touch no submission: a void may still follow them.
+BOOKKEEPING = ("set_deadline", "correct")
 
 
 class Match(Aggregate):
@@ -65,22 +67,26 @@ class Match(Aggregate):
         salt_key: str,
         garnets: Mapping[str, int],
         at: str | None = None,
+        allow_weak_seed: bool = False,
     ) -> Match:
-        """Create the match: a public genesis entry, then the host's sealed setup."""
+        """Create the match: a public genesis entry, then the host's sealed setup. A seed under
+        128 bits is refused unless the host allows it; the genesis entry then says so."""
         game = get_game(game_id)
         parsed = parse_setup(game, setup)
-        check_host_seed(host_seed)
+        weak = check_host_seed(host_seed, allow_weak_seed)
         key = parse_salt_key(salt_key)
+        created = {
+            "game": game_id,
+            "rules_version": game.RULES_VERSION,
+            "season": season,
+            "players": parsed.players,
+            "seed_commitment": seed_commitment(host_seed),
+        }
+        if weak:
+            created["weak_seed"] = True
         genesis = seal_entry(
             match=match_id, seq=1, round=0, prev=GENESIS_PREV, salt_key=key,
-            public=_public("MatchCreated", HOST, at, {
-                "game": game_id,
-                "rules_version": game.RULES_VERSION,
-                "season": season,
-                "players": parsed.players,
-                "seed_commitment": seed_commitment(host_seed),
-            }),
-            parts=[],
+            public=_public("MatchCreated", HOST, at, created), parts=[],
         )
         record = {"entry": genesis, "parts": [], "postings": [], "role": "meta",
                   "batch": None, "command_id": None}
@@ -103,8 +109,7 @@ class Match(Aggregate):
         if command_id is not None and command_id in self.handled:
             return self.handled[command_id]
         self.check_actor_is_known(command.actor)
-        self.check_args_are_plain_json(command.args)
-        facts = self._decide(command)
+        facts = self._decide_plain(command)
         roles = ["meta" if isinstance(fact, MatchFact) else "fact" for fact in facts]
         for fact, role in zip(facts, roles, strict=True):
             if role == "fact" and fact.kind in MATCH_FACT_KINDS:
@@ -126,10 +131,25 @@ class Match(Aggregate):
                          command_id=command_id)
         return list(range(first, self.version + 1))
 
+    def _decide_plain(self, command: Command) -> list[Event]:
+        """The rules see a command first, so a float where they want an integer gets their own
+        code; what they accept must still be plain JSON, because the log holds nothing else."""
+        plain = args_are_plain_json(command.args)
+        try:
+            facts = self._decide(command)
+        except RuleViolation:
+            raise
+        except (TypeError, ValueError, ArithmeticError):
+            if plain is None:
+                raise  # a bug in the rules, not bad input
+            raise RuleViolation("invalid_command", plain) from None
+        if plain is not None:
+            raise RuleViolation("invalid_command", plain)
+        return facts
+
     def _decide(self, command: Command) -> list[Event]:
         if self.phase == ENDED:
-            raise RuleViolation("match_over" if command.actor != HOST else "wrong_state",
-                                "the match has ended")
+            return self._decide_after_end(command)
         if command.name in MATCH_COMMANDS:
             return getattr(self, f"_decide_{command.name}")(command)
         if self.phase == CONFIGURED:
@@ -137,6 +157,15 @@ class Match(Aggregate):
                 raise RuleViolation("wrong_state", "the host has not opened the match")
             raise RuleViolation("match_not_started", "the host has not opened the match")
         return self.game.decide(self.state, command)
+
+    def _decide_after_end(self, command: Command) -> list[Event]:
+        """A game that ended by its rules answers late commands with its own code (a closed
+        window is `phase_closed` in one game, `WRONG_PHASE` in another); whatever it would still
+        accept, and everything after an abandon, is refused by the match."""
+        code = "match_over" if command.actor != HOST else "wrong_state"
+        if command.name not in MATCH_COMMANDS and self.game.finished(self.state):
+            self.game.decide(self.state, command)
+        raise RuleViolation(code, "the match has ended")
 
     def _decide_contribute(self, command: Command) -> list[Event]:
         self.check_actor_is_a_player(command.actor)
@@ -204,13 +233,6 @@ class Match(Aggregate):
         if actor not in (HOST, *self.players):
             raise RuleViolation("unknown_player", f"{actor!r} does not play in this match")
 
-    def check_args_are_plain_json(self, args: Mapping[str, Any]) -> None:
-        """The log holds integers, texts, booleans, lists and objects: nothing else."""
-        try:
-            check(dict(args))
-        except (NotCanonical, TypeError, ValueError) as error:
-            raise RuleViolation("invalid_command", str(error)) from None
-
     def check_actor_is_a_player(self, actor: str) -> None:
         if actor not in self.players:
             raise RuleViolation("unknown_player", f"{actor!r} does not play in this match")
@@ -229,10 +251,17 @@ class Match(Aggregate):
             raise RuleViolation("not_voidable", "only a player's submission can be voided")
         if seq in self.voided:
             raise RuleViolation("not_voidable", f"entry {seq} is voided already")
-        batch = [r for r in self.records if r["batch"] == seq]
-        later_host = any(r["role"] == "command" and sent_by_host(r) for r in self.records[seq:])
-        if later_host or any(r["postings"] for r in batch):
-            raise RuleViolation("not_voidable", f"entry {seq} has had consequences already")
+        moved = next((r for r in self.records[seq - 1:]
+                      if r["batch"] == seq and r["postings"]), None)
+        if moved is not None:
+            raise RuleViolation("not_voidable", f"entry {seq} moved season assets at entry "
+                                f"{moved['entry']['seq']}")
+        later = next((r for r in self.records[seq:] if r["role"] == "command"
+                      and sent_by_host(r) and command_name(r) not in BOOKKEEPING), None)
+        if later is not None:
+            raise RuleViolation("not_voidable", f"entry {seq} has had consequences: the host's "
+                                f"{command_name(later)} at entry {later['entry']['seq']} "
+                                "came after it")
 
     def host_command_is_sealed(self, name: str) -> bool:
         return name == "correct" or name in getattr(self.game, "SEALED_HOST_COMMANDS", ())
@@ -387,8 +416,23 @@ class MatchFact(Event):
     """A fact of the match itself (opening, seed, corrections, the end), not of its game."""
 
 
+def args_are_plain_json(args: Mapping[str, Any]) -> str | None:
+    """Why the arguments cannot go into the log (it holds integers, texts, booleans, lists and
+    objects: nothing else), or None when they can."""
+    try:
+        check(dict(args))
+    except (NotCanonical, TypeError, ValueError) as error:
+        return str(error)
+    return None
+
+
 def sent_by_host(record: dict[str, Any]) -> bool:
     return headline(record)["actor"] == HOST
+
+
+def command_name(record: dict[str, Any]) -> str:
+    """The name of the command a command entry accepted."""
+    return headline(record)["data"]["name"]
 
 
 def _public(kind: str, actor: str, at: str | None, data: dict,
@@ -406,10 +450,20 @@ def parse_setup(game, setup: Mapping[str, Any]):
         raise RuleViolation(code, f"{where}: {first['msg']}") from None
 
 
-def check_host_seed(host_seed: str) -> None:
-    if not isinstance(host_seed, str) or len(host_seed) < 32:
-        raise RuleViolation("invalid_setup",
-                            "host_seed must be a text of at least 32 characters (128 bits)")
+STRONG_SEED = 32  # characters: 128 bits as hex digits, the least the randomness rules ask
+
+
+def check_host_seed(host_seed: str, allow_weak: bool = False) -> bool:
+    """Any non-empty text may seed a match (the rules' worked examples use `example-seed`), but
+    one under 128 bits can be brute-forced from its commitment: only on the host's say-so.
+    Returns whether the seed is weak."""
+    if not isinstance(host_seed, str) or not host_seed:
+        raise RuleViolation("invalid_setup", "host_seed must be a non-empty text")
+    weak = len(host_seed) < STRONG_SEED
+    if weak and not allow_weak:
+        raise RuleViolation("weak_seed", f"host_seed has {len(host_seed)} characters; give at "
+                            f"least {STRONG_SEED} (128 bits), or allow a weak seed explicitly")
+    return weak
 
 
 def parse_salt_key(salt_key: str) -> bytes:

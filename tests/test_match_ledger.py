@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from domain.envelope import GENESIS_PREV, commitment, entry_hash, salt
@@ -78,7 +80,9 @@ def test_a_match_from_creation_to_the_seed_reveal(app):
     assert [r["entry"]["kind"] for r in match.records[-2:]] == ["MatchEnded", "SeedRevealed"]
     assert match.records[-1]["entry"]["public"]["host_seed"] == SEED
     refused("match_over", app.submit, "m1", "ann", "bid", {"amount": 1})
-    refused("wrong_state", app.submit, "m1", "host", "close_round")
+    # A game that ended by its rules answers late commands with its own code, the host's too.
+    refused("match_over", app.submit, "m1", "host", "close_round")
+    refused("wrong_state", app.submit, "m1", "host", "set_deadline", {"deadline": "soon"})
 
 
 def test_the_chain_links_every_entry_and_every_hash_recomputes(app):
@@ -174,6 +178,33 @@ def test_a_host_correction_voids_a_submission_and_is_attributed(app):
             {"void": wrong.seqs[0] - 1, "reason": "too late"})
 
 
+def test_several_voids_in_a_row_and_each_refusal_names_what_blocks_it(app):
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    first = app.submit("m1", "ann", "bid", {"amount": 3}).seqs[0]
+    second = app.submit("m1", "bob", "bid", {"amount": 4}).seqs[0]
+    app.submit("m1", "host", "set_deadline", {"deadline": "2026-11-22T20:00:00Z"})
+    app.submit("m1", "host", "correct", {"void": first, "reason": "sent twice"})
+    app.submit("m1", "host", "correct", {"void": second, "reason": "wrong player"})
+    assert app.match("m1").state.bids == {}
+    with pytest.raises(RuleViolation) as again:
+        app.submit("m1", "host", "correct", {"void": first, "reason": "again"})
+    assert again.value.code == "not_voidable" and f"entry {first} is voided" in \
+        again.value.message
+
+    spent = app.submit("m1", "ann", "hint").seqs[0]
+    with pytest.raises(RuleViolation) as moved:
+        app.submit("m1", "host", "correct", {"void": spent, "reason": "refund"})
+    assert moved.value.message == f"entry {spent} moved season assets at entry {spent + 1}"
+
+    third = app.submit("m1", "cy", "bid", {"amount": 5}).seqs[0]
+    close = app.submit("m1", "host", "close_round").seqs[0]
+    with pytest.raises(RuleViolation) as closed:
+        app.submit("m1", "host", "correct", {"void": third, "reason": "too late"})
+    assert closed.value.message == (f"entry {third} has had consequences: the host's "
+                                    f"close_round at entry {close} came after it")
+
+
 def test_views_show_each_viewer_only_their_share(app):
     new_match(app)
     app.submit("m1", "host", "open_match")
@@ -192,7 +223,6 @@ def test_views_show_each_viewer_only_their_share(app):
 
 
 def test_seed_contributions_are_mixed_in_before_the_draw(app):
-    import hashlib
 
     new_match(app)
     app.submit("m1", "bob", "contribute", {"text": "bob-luck"})
@@ -210,9 +240,12 @@ def test_bad_setup_and_duplicates_are_refused(app):
     refused("invalid_setup", app.create_match, match_id="m2", season="spring",
             game="sealed_bid", setup={"players": PLAYERS, "rounds": "many"},
             host_seed=SEED, salt_key=SALT_KEY)
-    refused("invalid_setup", app.create_match, match_id="m2", season="spring",
+    refused("weak_seed", app.create_match, match_id="m2", season="spring",
             game="sealed_bid", setup={"players": PLAYERS}, host_seed="short",
             salt_key=SALT_KEY)
+    refused("invalid_setup", app.create_match, match_id="m2", season="spring",
+            game="sealed_bid", setup={"players": PLAYERS}, host_seed="", salt_key=SALT_KEY,
+            allow_weak_seed=True)
     refused("unknown_player", app.create_match, match_id="m2", season="spring",
             game="sealed_bid", setup={"players": ["ann", "zed"]}, host_seed=SEED,
             salt_key=SALT_KEY)
@@ -221,13 +254,36 @@ def test_bad_setup_and_duplicates_are_refused(app):
     assert [m["match"] for m in app.season("spring").matches] == ["m1"]
 
 
+def test_a_weak_seed_is_taken_only_when_allowed_and_the_genesis_says_so(app):
+    """RANDOMNESS: any non-empty text seeds a match, so the rules' worked examples reproduce."""
+    new_match(app)
+    assert "weak_seed" not in app.match("m1").records[0]["entry"]["public"]
+    app.create_match(match_id="m2", season="spring", game="sealed_bid",
+                     setup={"players": PLAYERS}, host_seed="example-seed", salt_key=SALT_KEY,
+                     allow_weak_seed=True)
+    genesis = app.match("m2").records[0]["entry"]["public"]
+    assert genesis["weak_seed"] is True
+    assert genesis["seed_commitment"] == hashlib.sha256(b"example-seed").hexdigest()
+
+
 def test_arguments_the_log_cannot_hold_are_refused(app):
     new_match(app)
     app.submit("m1", "host", "open_match")
     before = app.match("m1").version
     refused("invalid_command", app.submit, "m1", "host", "close_round", {"x": 1.5})
-    refused("invalid_command", app.submit, "m1", "ann", "bid", {"amount": 2**60})
+    refused("invalid_command", app.submit, "m1", "host", "close_round", {"x": 2**60})
     refused("invalid_command", app.submit, "m1", "ann", "bid", "7")
+    assert app.match("m1").version == before
+
+
+def test_the_rules_answer_a_float_where_they_want_an_integer(app):
+    """The game's code is the contract: the ledger's own refusal comes only after the rules
+    accepted what the log cannot hold."""
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    before = app.match("m1").version
+    for amount in (2.0, 2.5, 1e300, 2**60):
+        refused("invalid_bid", app.submit, "m1", "ann", "bid", {"amount": amount})
     assert app.match("m1").version == before
 
 

@@ -58,7 +58,7 @@ def iso_instant(value: str) -> str:
 Name = Annotated[str, StringConstraints(min_length=1, max_length=100), AfterValidator(plain_name)]
 Text = Annotated[str, StringConstraints(max_length=2000), AfterValidator(plain_text)]
 Args = Annotated[dict[str, Any], AfterValidator(plain_json)]
-Seed = Annotated[str, StringConstraints(min_length=32, max_length=2000),
+Seed = Annotated[str, StringConstraints(min_length=1, max_length=2000),
                  AfterValidator(plain_text)]
 Amount = Annotated[int, Field(strict=True, ge=-LIMIT, le=LIMIT)]
 
@@ -103,7 +103,10 @@ class MatchIn(Body):
     players: list[Name] = Field(min_length=1, max_length=100, description="In seat order")
     setup: Args = Field(default_factory=dict, description="The game's setup, but players")
     host_seed: Seed | None = Field(
-        default=None, description="Secret seed (default: 256 random bits)")
+        default=None, description="Secret seed (default: 256 random bits); under 32 "
+        "characters only with allow_weak_seed")
+    allow_weak_seed: bool = Field(
+        default=False, description="Accept a seed under 128 bits; the genesis entry says so")
     salt_key: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] | None = Field(
         default=None, description="64 hex digits (default: random)")
 

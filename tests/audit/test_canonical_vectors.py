@@ -3,15 +3,13 @@ one exactly, and the ledger itself refuses every float, since its values are int
 
 import json
 import struct
-from pathlib import Path
 
 import pytest
 import rfc8785
 
 from domain.canonical import NotCanonical, canonical
+from tests.vectors import VECTORS
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-VECTORS = json.loads((SHARED / "vectors" / "merkle-vectors.json").read_text(encoding="utf-8"))
 JCS = VECTORS["rfc8785_jcs"]
 
 

@@ -1,7 +1,6 @@
 """Host keys: the key file, Go's test key, and reproducing the vectors' signatures exactly."""
 
 import base64
-import json
 import re
 import stat
 from pathlib import Path
@@ -10,9 +9,8 @@ import pytest
 
 from audit import keys
 from audit.notes import NoteError, checkpoint_body, parse_verifier_key, verify_note
+from tests.vectors import VECTORS
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-VECTORS = json.loads((SHARED / "vectors" / "merkle-vectors.json").read_text(encoding="utf-8"))
 PETER = VECTORS["signed_note"]["cases"][0]
 CHECKPOINT = VECTORS["signed_note"]["self_generated_checkpoint"]
 PETER_SEED64 = PETER["private_key_TEST_ONLY"].split("+", 4)[4]

@@ -1,9 +1,7 @@
 """RFC 9162 trees: the shared vectors, the RFC's own recursive definitions, and tampering."""
 
 import base64
-import json
 from hashlib import sha256
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -20,9 +18,8 @@ from audit.merkle import (
     verify_consistency,
     verify_inclusion,
 )
+from tests.vectors import VECTORS
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-VECTORS = json.loads((SHARED / "vectors" / "merkle-vectors.json").read_text(encoding="utf-8"))
 TREE = [bytes.fromhex(data) for data in VECTORS["tree"]["leaf_inputs_hex"]]
 LEAVES = [f"event {i}".encode() for i in range(200)]
 ROOTS = [root(LEAVES[:n]) for n in range(65)]

@@ -1,10 +1,8 @@
 """Signed notes and checkpoints: the Go and C2SP examples, forgeries and malformed text."""
 
 import base64
-import json
 from collections.abc import Callable
 from hashlib import sha256
-from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -25,9 +23,8 @@ from audit.notes import (
     sign_note,
     verify_note,
 )
+from tests.vectors import VECTORS
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-VECTORS = json.loads((SHARED / "vectors" / "merkle-vectors.json").read_text(encoding="utf-8"))
 CASES = VECTORS["signed_note"]["cases"]
 PETER, ENOCH = CASES[:2]
 CHECKPOINT = VECTORS["signed_note"]["self_generated_checkpoint"]
