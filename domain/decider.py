@@ -10,10 +10,19 @@ A game is a module with:
 - `round_of(state) -> int`                        (the match-wide round now open, monotonic)
 - `finished(state) -> bool`                       (nothing but host bookkeeping can follow)
 - `results(state) -> dict`                        (outcome, ranks and game details)
-- `summarize(events, viewer) -> dict`             (a readable fold of the events a viewer saw)
+- `summary_start(viewer) -> dict`, `summary_step(view, event) -> None`
+                                                  (a readable fold of the events a viewer saw,
+                                                   one event at a time; `view["phase"]` names
+                                                   the phase now open in the game's words)
+- `summarize(events, viewer) -> dict`             (`fold_summary` over the two above)
 - `CLOSES: tuple[str, ...]`                       (host commands that close the open phase)
+- `COMMANDS: Mapping[str, CommandSpec]`           (every command `decide` accepts, its args)
+- `narrate(events, viewer) -> list[Chapter]`      (the match told in words, round by round)
+- `picture(view) -> str | None`                   (an SVG drawn from a viewer's summary)
+- `forms(view, viewer) -> list[Form]`             (what the viewer may send now, as forms)
 
-`summarize` receives only events the viewer may see, so it cannot leak by construction.
+The summary, the story and the forms receive only what the viewer may see, so they cannot
+leak by construction. docs/writing-a-game.md says more of each.
 """
 
 from __future__ import annotations
@@ -91,6 +100,39 @@ def to_all(kind: str, /, actor: str = SYSTEM, **data: Any) -> Event:
     return Event(kind, data, audience=PUBLIC, actor=actor)
 
 
+@dataclass(frozen=True)
+class Arg:
+    """One argument of a command. kind: "int", "bool", "text", "player" (a player id of the
+    match), "list" (of `items`, each of those kinds) or "object" (string keys, `items`
+    values). The rules check values themselves, with their own codes; the framework uses this
+    to refuse unknown arguments, bound sizes, document the API and draw forms."""
+
+    kind: str
+    required: bool = True
+    items: str | None = None
+    max_items: int | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """A command of the game: who sends it ("player" or "host"), its arguments, and one line
+    saying what it does in the game's words."""
+
+    actor: str
+    args: Mapping[str, Arg] = field(default_factory=dict)
+    label: str = ""
+
+
+def fold_summary(game: Any, events: Sequence[Event], viewer: str) -> dict[str, Any]:
+    """A game's summary of `events`: start, then one step per event (the projections keep the
+    view and take the steps as entries arrive)."""
+    view = game.summary_start(viewer)
+    for event in events:
+        game.summary_step(view, event)
+    return view
+
+
 class SetupBase(BaseModel):
     """Every game's Setup names its players in seat order."""
 
@@ -109,3 +151,5 @@ class Game(Protocol):
     def finished(self, state: Any) -> bool: ...
     def results(self, state: Any) -> dict[str, Any]: ...
     def summarize(self, events: Sequence[Event], viewer: str) -> dict[str, Any]: ...
+    def summary_start(self, viewer: str) -> dict[str, Any]: ...
+    def summary_step(self, view: dict[str, Any], event: Event) -> None: ...

@@ -1,4 +1,4 @@
-"""The one seeded-randomness recipe of rules/RANDOMNESS.md.
+"""The one seeded-randomness recipe of docs/games/randomness.md.
 
 H(part1, ...) = int(SHA-256(UTF-8(game_id | seed | part1 | ...)), big-endian).
 Every random draw of every game goes through `Rng`; nothing in domain/ uses `random`.
