@@ -17,7 +17,7 @@ from domain.games.amalgamation.evolve import evolve
 from domain.games.amalgamation.results import finished, results, round_of
 from domain.games.amalgamation.setup import Setup, Teams, Variants
 from domain.games.amalgamation.state import State
-from domain.games.amalgamation.summary import summarize
+from domain.games.amalgamation.summary import summarize, summary_start, summary_step
 from domain.rng import Rng
 
 RULES_VERSION = "amalgamation/1"
@@ -50,4 +50,6 @@ __all__ = [
     "results",
     "round_of",
     "summarize",
+    "summary_start",
+    "summary_step",
 ]

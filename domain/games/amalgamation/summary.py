@@ -17,7 +17,14 @@ Data = Mapping[str, Any]
 
 
 def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
-    view: View = {
+    view = summary_start(viewer)
+    for event in events:
+        summary_step(view, event)
+    return view
+
+
+def summary_start(viewer: str) -> dict[str, Any]:
+    return {
         "viewer": viewer,
         "phase": "not_started",
         "round": 0,
@@ -39,13 +46,14 @@ def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
         "host_notes": [],  # host-only records, by kind
         "end": {},
     }
-    for event in events:
-        handler = FOLDS.get(event.kind)
-        if handler:
-            handler(view, event.data)
-        elif event.audience == HOST:
-            view["host_notes"].append({"kind": event.kind, **event.data})
-    return view
+
+
+def summary_step(view: View, event: Event) -> None:
+    handler = FOLDS.get(event.kind)
+    if handler:
+        handler(view, event.data)
+    elif event.audience == HOST:
+        view["host_notes"].append({"kind": event.kind, **event.data})
 
 
 def _round(view: View, number: int) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from domain.games.totemic_might.evolve import evolve
 from domain.games.totemic_might.results import finished, results, round_of
 from domain.games.totemic_might.setup import SeriesPair, Setup, SnakeHint
 from domain.games.totemic_might.state import State
-from domain.games.totemic_might.summary import summarize
+from domain.games.totemic_might.summary import summarize, summary_start, summary_step
 from domain.rng import Rng
 
 RULES_VERSION = "totemic_might/1"
@@ -50,4 +50,6 @@ __all__ = [
     "results",
     "round_of",
     "summarize",
+    "summary_start",
+    "summary_step",
 ]

@@ -17,7 +17,14 @@ Data = Mapping[str, Any]
 
 
 def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
-    view: View = {
+    view = summary_start(viewer)
+    for event in events:
+        summary_step(view, event)
+    return view
+
+
+def summary_start(viewer: str) -> dict[str, Any]:
+    return {
         "viewer": viewer,
         "round": 0,
         "phase": "not_started",
@@ -40,15 +47,16 @@ def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
         "setup": None,  # the secret setup: the host's from the start, everyone's at the end
         "garnets": {},  # player -> [{amount, reason}]
     }
-    for event in events:
-        handler = FOLDS.get(event.kind)
-        if handler:
-            handler(view, event.data)
-        for posting in event.postings:
-            if posting.asset == "garnets":
-                change = {"amount": posting.amount, "reason": posting.reason}
-                view["garnets"].setdefault(posting.player, []).append(change)
-    return view
+
+
+def summary_step(view: View, event: Event) -> None:
+    handler = FOLDS.get(event.kind)
+    if handler:
+        handler(view, event.data)
+    for posting in event.postings:
+        if posting.asset == "garnets":
+            change = {"amount": posting.amount, "reason": posting.reason}
+            view["garnets"].setdefault(posting.player, []).append(change)
 
 
 def game_opened(view: View, data: Data) -> None:
