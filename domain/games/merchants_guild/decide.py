@@ -40,9 +40,13 @@ def decide(state: State, command: Command) -> list[Event]:
 
 
 def decide_for_host(turn: Turn, name: str | None) -> None:
+    """A player command fails the first common check whenever the host sends it; after the
+    week-8 deadline every other command is answered `match_over` (section 3, MG-R35)."""
     state = turn.state
     if name in PLAYER_COMMANDS:
         raise RuleViolation("unknown_player", f"{name} is a player command; the host is not one")
+    if state.over:
+        raise RuleViolation("match_over", "the week-8 deadline has passed")
     if name == "open_match":
         if state.week != 0:
             raise RuleViolation("wrong_state", "the guild is open already")
