@@ -1,4 +1,4 @@
-"""The Merchants' Guild (rules/merchants_guild.md) as a decider: ten players, five gem houses,
+"""The Merchants' Guild (docs/games/merchants_guild.md) as a decider: ten players, five gem houses,
 60 bills in hidden pairs, eight weekly ballots, a week-4 investigation, a week-5 blackmail,
 and the settlement that turns house rankings into gold, losers, garnets and Tokens of Life.
 

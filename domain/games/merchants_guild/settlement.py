@@ -1,4 +1,4 @@
-"""The settlement after the week-8 deadline (rules 6.6, MG-R22..R31): house ranking, gold,
+"""The settlement after the week-8 deadline (rulebook §8, MG-R22..R31): house ranking, gold,
 blackmail, tax, losers, garnets and Tokens of Life. A pure computation over the final state;
 `deadline.settle` publishes it."""
 

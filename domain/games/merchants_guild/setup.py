@@ -1,5 +1,5 @@
 """The host's setup: players, the bill catalog (MG-R1), the optional hidden pairing, alignments
-and week-1 leads, and the variants of section 10.
+and week-1 leads, and the variants (rulebook §3.4).
 
 Every check raises ValueError; the framework turns the pydantic error into `invalid_setup`.
 Starting garnets and the host seed are the framework's: they arrive with every command and

@@ -1,4 +1,4 @@
-"""Every error code of rules section 4, and the order of the checks: state, command -> code.
+"""Every error code of rulebook §5, and the order of the checks: state, command -> code.
 
 Rows that break two rules at once show which check comes first. The standard test guild of
 mg_harness: pairs (1,2), (3,4), ...; week 1's ballot is (1,2), (3,4), (5,6).
