@@ -22,7 +22,7 @@ from domain.games.merchants_guild.guild import (
 from domain.games.merchants_guild.results import finished, results, round_of
 from domain.games.merchants_guild.setup import Bill, Setup
 from domain.games.merchants_guild.state import State
-from domain.games.merchants_guild.summary import summarize
+from domain.games.merchants_guild.summary import summarize, summary_start, summary_step
 from domain.rng import Rng
 
 RULES_VERSION = "merchants_guild/1"
@@ -55,4 +55,6 @@ __all__ = [
     "results",
     "round_of",
     "summarize",
+    "summary_start",
+    "summary_step",
 ]
