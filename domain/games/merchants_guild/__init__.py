@@ -6,11 +6,12 @@ Modules: guild (constants), setup (the host's setup, catalog and variants), hous
 effects), draws (the seeded draws), ballot (selecting ballots), state, events (payloads and
 audiences), checks / ballot_commands / intrigue_commands (players' commands), deadline (the
 opening and each week's deadline), settlement, turn (one command's events in progress),
-decide, evolve, results, summary.
+decide, evolve, results, summary, command_specs (COMMANDS).
 """
 
 from __future__ import annotations
 
+from domain.games.merchants_guild.command_specs import COMMANDS
 from domain.games.merchants_guild.decide import decide
 from domain.games.merchants_guild.evolve import evolve
 from domain.games.merchants_guild.guild import (
@@ -42,6 +43,7 @@ def initial_state(setup: Setup, rng: Rng) -> State:
 
 __all__ = [
     "CLOSES",
+    "COMMANDS",
     "GAME_ID",
     "RULES_VERSION",
     "SPENDS",
