@@ -6,7 +6,8 @@ Modules: guild (constants), setup (the host's setup, catalog and variants), hous
 effects), draws (the seeded draws), ballot (selecting ballots), state, events (payloads and
 audiences), checks / ballot_commands / intrigue_commands (players' commands), deadline (the
 opening and each week's deadline), settlement, turn (one command's events in progress),
-decide, evolve, results, summary, command_specs (COMMANDS).
+decide, evolve, results, summary, command_specs (COMMANDS), story (narrate, scoreboard,
+forms; words writes the guild's things) and picture.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ from domain.games.merchants_guild.guild import (
     LOOKUP_PRICE,
     PAID_PUSH_PRICE,
 )
+from domain.games.merchants_guild.picture import picture
 from domain.games.merchants_guild.results import finished, results, round_of
 from domain.games.merchants_guild.setup import Bill, Setup
 from domain.games.merchants_guild.state import State
+from domain.games.merchants_guild.story import forms, narrate, scoreboard
 from domain.games.merchants_guild.summary import summarize, summary_start, summary_step
 from domain.rng import Rng
 
@@ -53,9 +56,13 @@ __all__ = [
     "decide",
     "evolve",
     "finished",
+    "forms",
     "initial_state",
+    "narrate",
+    "picture",
     "results",
     "round_of",
+    "scoreboard",
     "summarize",
     "summary_start",
     "summary_step",

@@ -27,12 +27,13 @@ PHASE_OF_WEEK = {INVESTIGATION_WEEK: "investigation_week", BLACKMAIL_WEEK: "blac
 def summary_start(viewer: str) -> View:
     return {
         "viewer": viewer,
+        "players": [],  # seat order, from the match's public creation entry
         "phase": "configured",
         "week": 0,
         "bills": [],  # the catalog
         "houses": [],  # the house state now
         "ballot": [],  # this week's pairs
-        "weeks": [],  # {week, vote_counts, passed, rejected}
+        "weeks": [],  # {week, vote_counts, passed, rejected, houses}
         "alignments": {},  # player -> houses, as far as the viewer was told
         "pairs": [],  # pairs the viewer knows: drawn (host), looked up, or all at the end
         "votes": {},  # week -> {player: bills}: own receipts, or everyone's for the host
@@ -95,9 +96,13 @@ def receipt(kind: str, *fields: str) -> Callable[[View, Data], None]:
 
 
 def week_resolved(view: View, data: Data) -> None:
-    keys = ("week", "vote_counts", "passed", "rejected")
+    keys = ("week", "vote_counts", "passed", "rejected", "houses")
     view["weeks"].append({key: data[key] for key in keys})
     view["houses"] = list(data["houses"])
+
+
+def match_created(view: View, data: Data) -> None:
+    view["players"] = list(data["players"])
 
 
 def partners_revealed(view: View, data: Data) -> None:
@@ -160,5 +165,6 @@ FOLDS: dict[str, Callable[[View, Data], None]] = {
     "PrioritiesUpdated": priorities_updated,
     "MatchSettled": match_settled,
     "TotalsDisclosed": totals_disclosed,
+    "MatchCreated": match_created,
     "MatchAbandoned": match_abandoned,
 }
