@@ -44,7 +44,7 @@ def first(events, kind):
     return next(event for event in events if event.kind == kind)
 
 
-# The rules' test vector (seed `example-seed`)
+# The rulebook's worked example (seed `example-seed`)
 
 
 def test_the_recipe_gives_the_rules_alignment_hash():
