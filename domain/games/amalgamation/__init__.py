@@ -1,4 +1,4 @@
-"""The Amalgamation (rules/amalgamation.md) as a decider: six players, seven rounds, $400 each
+"""The Amalgamation (docs/games/amalgamation.md) as a decider: six players, seven rounds, $400 each
 spread over four simultaneous sub-games (Kong's Dilemma, Minus Auction, Investment & Donation,
 Garnet Chip Thief), three twists, and the EC at the end.
 

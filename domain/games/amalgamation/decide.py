@@ -1,4 +1,4 @@
-"""decide(state, command) -> events: the common checks of rules 4.1 (1-4), then the command's
+"""decide(state, command) -> events: the common checks of rulebook 4.6 (1-4), then the command's
 own. decide never mutates `state` and raises nothing but RuleViolation, whatever it is given.
 """
 

@@ -83,7 +83,7 @@ def test_a_float_rate_is_not_an_integer(value):
 
 Build = Callable[[Match], dict[str, Any]]
 
-# Check order with floats (rules 4.1): a float is check 7, so checks 1-6 come first and
+# Check order with floats (rulebook 4.6): a float is check 7, so checks 1-6 come first and
 # checks 8-14 after it.
 ORDER_ROWS: list[tuple[str, Callable[[], Match], str, str, Build, str]] = [
     (
