@@ -6,18 +6,24 @@ Modules: setup (the host's setup and variants), draws (every seeded draw), state
 (payloads and audiences), decide (common checks and dispatch), guards and player_commands
 (the players' commands), pregame (opening and pre-game close), rounds (closing a round),
 kong / minus_auction / investment / chip_thief (the sub-games' rules), scoring (the end),
-turn (one command's events in progress), evolve, results, summary.
+turn (one command's events in progress), evolve, results, summary (the viewer's summary, one
+event at a time).
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from domain.decider import Event, fold_summary
 from domain.games.amalgamation.decide import decide
 from domain.games.amalgamation.draws import GAME_ID, ROLES
 from domain.games.amalgamation.evolve import evolve
 from domain.games.amalgamation.results import finished, results, round_of
 from domain.games.amalgamation.setup import Setup, Teams, Variants
 from domain.games.amalgamation.state import State
-from domain.games.amalgamation.summary import summarize
+from domain.games.amalgamation.summary import summary_start, summary_step
 from domain.rng import Rng
 
 RULES_VERSION = "amalgamation/1"
@@ -31,6 +37,10 @@ SPENDS = {"submit_round": 1}
 def initial_state(setup: Setup, rng: Rng) -> State:
     """Nothing is drawn yet: the pre-game close draws what the setup left to this seed."""
     return State(setup=setup, seed=rng.seed)
+
+
+def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
+    return fold_summary(sys.modules[__name__], events, viewer)
 
 
 __all__ = [
@@ -50,4 +60,6 @@ __all__ = [
     "results",
     "round_of",
     "summarize",
+    "summary_start",
+    "summary_step",
 ]
