@@ -4,10 +4,10 @@ Garnet Chip Thief), three twists, and the EC at the end.
 
 Modules: setup (the host's setup and variants), draws (every seeded draw), state, events
 (payloads and audiences), decide (common checks and dispatch), guards and player_commands
-(the players' commands), pregame (opening and pre-game close), rounds (closing a round),
-kong / minus_auction / investment / chip_thief (the sub-games' rules), scoring (the end),
-turn (one command's events in progress), evolve, results, summary (the viewer's summary, one
-event at a time).
+(the players' commands), command_specs (COMMANDS: each command's arguments), pregame (opening
+and pre-game close), rounds (closing a round), kong / minus_auction / investment / chip_thief
+(the sub-games' rules), scoring (the end), turn (one command's events in progress), evolve,
+results, summary (the viewer's summary, one event at a time).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.decider import Event, fold_summary
+from domain.games.amalgamation.command_specs import COMMANDS
 from domain.games.amalgamation.decide import decide
 from domain.games.amalgamation.draws import GAME_ID, ROLES
 from domain.games.amalgamation.evolve import evolve
@@ -45,6 +46,7 @@ def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
 
 __all__ = [
     "CLOSES",
+    "COMMANDS",
     "GAME_ID",
     "ROLES",
     "RULES_VERSION",
