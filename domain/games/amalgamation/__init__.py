@@ -7,7 +7,8 @@ Modules: setup (the host's setup and variants), draws (every seeded draw), state
 (the players' commands), command_specs (COMMANDS: each command's arguments), pregame (opening
 and pre-game close), rounds (closing a round), kong / minus_auction / investment / chip_thief
 (the sub-games' rules), scoring (the end), turn (one command's events in progress), evolve,
-results, summary (the viewer's summary, one event at a time).
+results, summary (the viewer's summary, one event at a time), story (narrate, scoreboard,
+forms) and picture (the points race).
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from domain.games.amalgamation.command_specs import COMMANDS
 from domain.games.amalgamation.decide import decide
 from domain.games.amalgamation.draws import GAME_ID, ROLES
 from domain.games.amalgamation.evolve import evolve
+from domain.games.amalgamation.picture import picture
 from domain.games.amalgamation.results import finished, results, round_of
 from domain.games.amalgamation.setup import Setup, Teams, Variants
 from domain.games.amalgamation.state import State
+from domain.games.amalgamation.story import forms, narrate, scoreboard
 from domain.games.amalgamation.summary import summary_start, summary_step
 from domain.rng import Rng
 
@@ -58,9 +61,13 @@ __all__ = [
     "decide",
     "evolve",
     "finished",
+    "forms",
     "initial_state",
+    "narrate",
+    "picture",
     "results",
     "round_of",
+    "scoreboard",
     "summarize",
     "summary_start",
     "summary_step",

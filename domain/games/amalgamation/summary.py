@@ -26,6 +26,8 @@ def summary_start(viewer: str) -> View:
         "phase": "not_started",
         "round": 0,
         "players": [],
+        "twists": {"mm_winner": None, "dm_winner": None},  # who may set the order, the teams
+        "variants": {},
         "gamewide_tiebreak": None,
         "teams": None,
         "garnet_rate": None,
@@ -62,6 +64,8 @@ def _round(view: View, number: int) -> dict[str, Any]:
 def opened(view: View, data: Data) -> None:
     view.update(phase="pregame", players=list(data["players"]))
     view["gamewide_tiebreak"] = data["gamewide_tiebreak"]
+    view["twists"] = {"mm_winner": data["mm_winner"], "dm_winner": data["dm_winner"]}
+    view["variants"] = dict(data["variants"])
     view["balances"] = dict.fromkeys(data["players"], data["starting_money"])
     view["ma_tiles"] = {player: [] for player in data["players"]}
     view["tokens"] = {
