@@ -13,7 +13,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from domain.games.amalgamation.scoring import PLACE_POINTS, SUBGAMES
+from domain.games.amalgamation.scoring import (
+    CHIP_THIEF,
+    INVESTMENT,
+    KONG,
+    MINUS_AUCTION,
+    PLACE_POINTS,
+    SUBGAMES,
+)
 from domain.games.amalgamation.setup import ROUNDS
 from domain.games.amalgamation.story import GAME_NAMES, by_points
 
@@ -22,10 +29,10 @@ NAME = 9  # characters of a name drawn beside a bar or a line
 GAME_COLOURS = ("#4477aa", "#ee6677", "#228833", "#ccbb44")
 PLAYER_COLOURS = ("#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377")
 SHORT_NAMES = {
-    "kong": "Kong",
-    "minus_auction": "Minus Auction",
-    "investment_donation": "Inv. & Don.",
-    "chip_thief": "Chip Thief",
+    KONG: "Kong",
+    MINUS_AUCTION: "Minus Auction",
+    INVESTMENT: "Inv. & Don.",
+    CHIP_THIEF: "Chip Thief",
 }
 
 
@@ -65,7 +72,7 @@ def points_race(view: Mapping[str, Any]) -> str:
         game: {p: PLACE_POINTS[i] for i, p in enumerate(end["rankings"][game]["ranking"])}
         for game in SUBGAMES
     }
-    left, top, bar, gap = 78, 62, 22, 14
+    left, top, bar, gap = 78, 72, 22, 14  # the bars start below the title and the legend
     scale = (WIDTH - left - 60) / 80  # 80: the most match points a player can have
     body = [text(8, 20, "The points race: match points", 15, font_weight="bold")]
     for index, game in enumerate(SUBGAMES):
@@ -74,7 +81,6 @@ def points_race(view: Mapping[str, Any]) -> str:
             f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{GAME_COLOURS[index]}"/>'
         )
         body.append(text(x + 17, y, SHORT_NAMES[game], 12))
-    top += 10
     for row, player in enumerate(players):
         y = top + row * (bar + gap)
         body.append(text(4, y + 16, short(player)))
