@@ -1,6 +1,7 @@
-"""Totemic Might (rules/totemic_might.md) as a decider: seven players learn the secret weights
-of twenty totems through all-pay auctions, a private scale and four wagers, then try to split
-every piece they hold into three groups of equal weight.
+"""Totemic Might as a decider: seven players learn the secret weights of twenty totems through
+all-pay auctions, a private scale and four wagers, then try to split every piece they hold into
+three groups of equal weight. The rulebook is docs/games/totemic_might.md; "rules 4.4" and
+`TM-R12` cite its sections and rulings.
 
 Modules: grid (totems and piece tokens), setup (the host's setup and variants), draws (every
 seeded draw), state, events (payloads and audiences), turn (one command in progress), decide
