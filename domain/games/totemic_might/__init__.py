@@ -12,13 +12,18 @@ results, summary.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from domain.decider import Event, fold_summary
 from domain.games.totemic_might.decide import decide
 from domain.games.totemic_might.draws import GAME_ID
 from domain.games.totemic_might.evolve import evolve
 from domain.games.totemic_might.results import finished, results, round_of
 from domain.games.totemic_might.setup import SeriesPair, Setup, SnakeHint
 from domain.games.totemic_might.state import State
-from domain.games.totemic_might.summary import summarize
+from domain.games.totemic_might.summary import summary_start, summary_step
 from domain.rng import Rng
 
 RULES_VERSION = "totemic_might/1"
@@ -33,6 +38,11 @@ SETUP_ERROR = "INVALID_SETUP"
 def initial_state(setup: Setup, rng: Rng) -> State:
     """Nothing is drawn yet: `open_match` draws the secret setup from this seed and seals it."""
     return State(setup=setup, seed=rng.seed)
+
+
+def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
+    """The viewer's summary, folded one step at a time as the projections fold it."""
+    return fold_summary(sys.modules[__name__], events, viewer)
 
 
 __all__ = [
@@ -51,4 +61,6 @@ __all__ = [
     "results",
     "round_of",
     "summarize",
+    "summary_start",
+    "summary_step",
 ]
