@@ -6,8 +6,8 @@ three groups of equal weight. The rulebook is docs/games/totemic_might.md; "rule
 Modules: grid (totems and piece tokens), setup (the host's setup and variants), draws (every
 seeded draw), state, events (payloads and audiences), turn (one command in progress), decide
 (common checks and dispatch), bidding / spirits / scale / wagers / transfers / challenge (the
-commands), deadline / auction / snake / wager_answers (the deadlines), ranking, evolve,
-results, summary.
+commands), command_specs (COMMANDS, their arguments), deadline / auction / snake /
+wager_answers (the deadlines), ranking, evolve, results, summary.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.decider import Event, fold_summary
+from domain.games.totemic_might.command_specs import COMMANDS
 from domain.games.totemic_might.decide import decide
 from domain.games.totemic_might.draws import GAME_ID
 from domain.games.totemic_might.evolve import evolve
@@ -47,6 +48,7 @@ def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
 
 __all__ = [
     "CLOSES",
+    "COMMANDS",
     "GAME_ID",
     "RULES_VERSION",
     "SPENDS",
