@@ -7,7 +7,8 @@ Modules: grid (totems and piece tokens), setup (the host's setup and variants), 
 seeded draw), state, events (payloads and audiences), turn (one command in progress), decide
 (common checks and dispatch), bidding / spirits / scale / wagers / transfers / challenge (the
 commands), command_specs (COMMANDS, their arguments), deadline / auction / snake /
-wager_answers (the deadlines), ranking, evolve, results, summary.
+wager_answers (the deadlines), ranking, evolve, results, summary; story (narrate, scoreboard,
+forms), sentences (each event in words) and picture (the grid in SVG).
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from domain.games.totemic_might.command_specs import COMMANDS
 from domain.games.totemic_might.decide import decide
 from domain.games.totemic_might.draws import GAME_ID
 from domain.games.totemic_might.evolve import evolve
+from domain.games.totemic_might.picture import picture
 from domain.games.totemic_might.results import finished, results, round_of
 from domain.games.totemic_might.setup import SeriesPair, Setup, SnakeHint
 from domain.games.totemic_might.state import State
+from domain.games.totemic_might.story import forms, narrate, scoreboard
 from domain.games.totemic_might.summary import summary_start, summary_step
 from domain.rng import Rng
 
@@ -59,9 +62,13 @@ __all__ = [
     "decide",
     "evolve",
     "finished",
+    "forms",
     "initial_state",
+    "narrate",
+    "picture",
     "results",
     "round_of",
+    "scoreboard",
     "summarize",
     "summary_start",
     "summary_step",
