@@ -26,6 +26,17 @@ def played(app: Arbiter, path: Path) -> tuple[MatchFile, Match]:
     return file, app.match(file.match)
 
 
+def before_close(file: MatchFile, number: int) -> MatchFile:
+    """The file's commands up to its `number`-th accepted deadline (or final deadline): the
+    match as it stands inside that round, under its own match id."""
+    closes = [index for index, step in enumerate(file.commands)
+              if step.actor == "host" and step.do in ("deadline", "final_deadline")
+              and step.expect_error is None]
+    return file.model_copy(update={
+        "match": f"{file.match}-before-close-{number}",
+        "commands": file.commands[:closes[number - 1]], "expect": None})
+
+
 def viewers(file: MatchFile) -> list[str]:
     return ["public", "host", *file.players]
 

@@ -11,7 +11,6 @@ The moments come from the seed match `totemic_might-heavy-sky` (its `notes` tell
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,36 +18,34 @@ import pytest
 from commands.app import Arbiter
 from commands.matchfile import MatchFile, load, play
 from domain.errors import RuleViolation
+from tests.games.totemic_might.seed_matches import HEAVY_SKY, TIEBREAK, before_close
 
-SEEDS = Path(__file__).resolve().parents[3] / "seeds"
-HEAVY_SKY = SEEDS / "totemic_might-heavy-sky.json"
-TIEBREAK = SEEDS / "totemic_might-garnet-tiebreak.json"
-
-# How many of heavy-sky's commands each moment plays (the next one is the host's deadline).
-MOMENTS = {"round_2": 45, "final_weighing": 50, "final_challenge": 69}
+# Each moment: heavy-sky's commands up to that deadline (round 2's, round 3's, the final one).
+MOMENTS = {"round_2": 2, "final_weighing": 3, "final_challenge": 4}
 FOX = ["Summer-Secret", "Void-Creature", "Spring-Future"]
 ADA_PIECES = ["S:Void-Secret"]
 BIG = 2**64 + 1  # beyond what the log holds, and beyond every limit of the rules
 
 
-def moment(app: Arbiter, path: Path, name: str, steps: int | None) -> MatchFile:
-    """A prefix of a seed match, played into its own season under its own match id."""
-    file = load(path)
-    commands = file.commands if steps is None else file.commands[:steps]
-    copy = file.model_copy(update={"match": f"{file.match}-{name}", "season": f"tm-{name}",
-                                   "commands": commands, "expect": None})
-    _, mismatches = play(app, copy)
-    assert mismatches == []
-    return copy
+def moment(name: str) -> MatchFile:
+    """heavy-sky up to a deadline (`round_2`, ...), or a whole seed match (`over`,
+    `over-tiebreak`), each in a season of its own so that garnets never mix."""
+    file = load(TIEBREAK if name == "over-tiebreak" else HEAVY_SKY)
+    if name in MOMENTS:
+        file = before_close(file, MOMENTS[name])
+    return file.model_copy(update={"season": f"tm-{name}"})
+
+
+def match_id(name: str) -> str:
+    return moment(name).match
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory) -> Arbiter:
     application = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('tm')}/arbiter.db")
-    for name, steps in MOMENTS.items():
-        moment(application, HEAVY_SKY, name, steps)
-    moment(application, HEAVY_SKY, "over", None)
-    moment(application, TIEBREAK, "over-tiebreak", None)
+    for name in [*MOMENTS, "over", "over-tiebreak"]:
+        _, mismatches = play(application, moment(name))
+        assert mismatches == []
     yield application
     application.close()
 
@@ -60,10 +57,6 @@ def refusal(app: Arbiter, match: str, actor: str, name: str, args: dict[str, Any
         app.submit(match, actor, name, args)
     assert app.match(match).version == before
     return caught.value.code
-
-
-def match_id(name: str, path: Path = HEAVY_SKY) -> str:
-    return f"{load(path).match}-{name}"
 
 
 # (moment, actor, command, args, code). Where the rules accept a value they then ignore (a
@@ -199,7 +192,7 @@ LATE: list[tuple[str, str, dict[str, Any], str]] = [
 def test_a_command_after_the_final_deadline_gets_the_rules_code(app, seed, row):
     actor, name, args, code = row
     file = load(seed)
-    ended = match_id("over" if seed == HEAVY_SKY else "over-tiebreak", seed)
+    ended = match_id("over" if seed == HEAVY_SKY else "over-tiebreak")
     assert app.match(ended).ended
     actors = file.players if actor == "PLAYER" else [actor]
     for who in actors:

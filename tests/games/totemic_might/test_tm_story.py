@@ -20,7 +20,14 @@ from domain.match import Match
 from domain.records import own_parts
 from projections.views import records_as_of, view
 from tests.games.totemic_might.harness import Match as DeciderMatch
-from tests.games.totemic_might.seed_matches import BOTH, HEAVY_SKY, TIEBREAK, played, viewers
+from tests.games.totemic_might.seed_matches import (
+    BOTH,
+    HEAVY_SKY,
+    TIEBREAK,
+    before_close,
+    played,
+    viewers,
+)
 
 RULEBOOK = Path(__file__).resolve().parents[3] / "docs" / "games" / "totemic_might.md"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -34,18 +41,18 @@ def app(tmp_path_factory):
         played(application, path)
     # Moments inside a round: heavy-sky before round 2's deadline (ada's gift and bo's and cy's
     # trades pending) and before the final deadline (gus balanced, fay withdrew her guess).
-    file = load(HEAVY_SKY)
-    for name, steps in (("round-2-open", 45), ("challenge-open", 69)):
-        play(application, file.model_copy(update={
-            "match": f"{file.match}-{name}", "commands": file.commands[:steps],
-            "expect": None}))
+    for close in (2, 4):
+        play(application, before_close(load(HEAVY_SKY), close))
     yield application
     application.close()
 
 
+MOMENTS = {"round-2-open": 2, "challenge-open": 4}
+
+
 def match_of(app: Arbiter, path: Path, moment: str | None = None) -> Match:
-    name = load(path).match
-    return app.match(f"{name}-{moment}" if moment else name)
+    file = load(path)
+    return app.match(before_close(file, MOMENTS[moment]).match if moment else file.match)
 
 
 def last_round(match: Match) -> int:

@@ -16,6 +16,7 @@ from tests.games.totemic_might.seed_matches import (
     HEAVY_SKY,
     TIEBREAK,
     as_of,
+    before_close,
     played,
     seen_events,
     viewers,
@@ -74,8 +75,8 @@ def test_before_the_opening_nothing_is_open():
 
 def test_a_match_the_host_abandons_is_over(tmp_path):
     app = Arbiter(f"sqlite:///{tmp_path}/arbiter.db")
-    file = load(HEAVY_SKY)
-    play(app, file.model_copy(update={"commands": file.commands[:30], "expect": None}))
+    file = before_close(load(HEAVY_SKY), 2)  # inside round 2
+    play(app, file)
     app.submit(file.match, "host", "end", {"reason": "the hall is closing"})
     match = app.match(file.match)
     for viewer in viewers(file):
