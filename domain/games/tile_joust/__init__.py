@@ -1,4 +1,4 @@
-"""Tile Joust (rules/tile_joust.md) as a decider: the two-player Death Match (13 tiles 1-13)
+"""Tile Joust (docs/games/tile_joust.md) as a decider: the two-player Death Match (13 tiles 1-13)
 and its Final Match variant (14 tiles 0-13 and three items), played move by move.
 
 Three sets, each an auction phase (four groups of three hidden tiles sold in open alternating
@@ -27,7 +27,7 @@ from domain.rng import Rng
 RULES_VERSION = "tile_joust/1"
 # The host commands that close whatever phase is open (`arbiter match close-round`, deadlines).
 CLOSES = ()  # real time: a step ends by the players or a recorded timeout
-SPENDS: dict[str, int] = {}  # no command of this game costs garnets (rules section 8)
+SPENDS: dict[str, int] = {}  # no command of this game costs garnets (rulebook section 8)
 SETUP_ERROR = "INVALID_SETUP"
 # A timeout says who did not act; sealed, so the other player cannot act on it (TJ-R on timeouts).
 SEALED_HOST_COMMANDS = frozenset({"timeout"})

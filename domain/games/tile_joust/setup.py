@@ -1,5 +1,5 @@
 """The host's setup: two players, the variant, its roles, the explicit hidden setup (orderings,
-item allocation) and the options of section 2.5, each defaulting to its ruling.
+item allocation) and the options of rulebook section 3.1, each defaulting to its ruling.
 
 Every check raises ValueError; the framework turns the pydantic error into `invalid_setup`.
 """
@@ -15,7 +15,7 @@ from domain.decider import SetupBase
 
 DEATH_MATCH, FINAL_MATCH = "death_match", "final_match"
 TILE_INVERSION, EQUALISER, CONCEAL = "tile_inversion", "equaliser", "conceal"
-ITEMS = (TILE_INVERSION, EQUALISER, CONCEAL)  # section 2.4's order: the pick default is first
+ITEMS = (TILE_INVERSION, EQUALISER, CONCEAL)  # rulebook 2.3's order: the pick default first
 PLAYER_COUNT = 2
 RESERVED_IDS = ("host", "system", "public")
 # Options are bounded by what the log holds (2^53 - 1); a typo of a million sets would stall
@@ -52,7 +52,7 @@ class Setup(SetupBase):
         return list(range(0 if self.final_match else 1, 14))
 
     def config(self) -> dict[str, int | str]:
-        """The options of section 2.5 as published at the opening."""
+        """The options of rulebook section 3.1 as published at the opening."""
         return {
             "starting_chips": self.starting_chips,
             "sets": self.sets,

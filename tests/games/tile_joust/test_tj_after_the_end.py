@@ -1,8 +1,8 @@
 """After the final joust every moment is closed: the rules answer any command of the game with
-WRONG_PHASE (section 4: "any command outside its moment"), through the real match aggregate,
-for both seed matches, and nothing is recorded. Only who may send a command is checked before
-the moment (a host sending a player's command, a player sending the host's), and a name that is
-no command of the game has no moment at all."""
+WRONG_PHASE (rulebook section 5: a command outside its moment), through the real match
+aggregate, for both seed matches, and nothing is recorded. Only who may send a command is
+checked before the moment (a host sending a player's command, a player sending the host's),
+and a name that is no command of the game has no moment at all."""
 
 from __future__ import annotations
 

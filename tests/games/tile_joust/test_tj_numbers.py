@@ -1,4 +1,4 @@
-"""Floats and huge integers meet the rules' own codes (docs/games/tile_joust.md, section 4),
+"""Floats and huge integers meet the rules' own codes (docs/games/tile_joust.md, section 5),
 through the real match aggregate: the rules see a command before the log's JSON check, and a
 refused command records nothing.
 

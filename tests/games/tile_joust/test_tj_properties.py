@@ -155,7 +155,7 @@ def test_random_commands_keep_every_promise(setup, seed, script):
     rounds = [tj.round_of(state)]
     for actor, name, args in [("host", "open_match", {}), *script]:
         state, events = checked_step(tj, state, Command(name, actor, args), PLAYERS, {})
-        assert all(event.postings == () for event in events)  # no season effects (section 8)
+        assert all(event.postings == () for event in events)  # no season effects (rulebook 8)
         log.extend(events)
         rounds.append(tj.round_of(state))
         check_conservation(state, log)

@@ -1,4 +1,4 @@
-"""Every error code of rules section 4, and the order of the checks: state, command -> code.
+"""Every error code of rulebook section 5, and the order of the checks: state, command -> code.
 
 Rows that break two rules at once show which check comes first. A rejected command changes
 nothing (Match.reject checks the state)."""

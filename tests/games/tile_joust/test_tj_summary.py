@@ -1,4 +1,4 @@
-"""The live view (summarize): each viewer sees exactly what the rulings release to them."""
+"""The live view (summarize): each viewer sees exactly what the rulebook releases to them."""
 
 from __future__ import annotations
 
