@@ -6,15 +6,17 @@ auctions, then the leftover step) and a joust phase (secret one-tile steps, reso
 then the final joust over every stored tile. Timeouts are host commands, so a replay needs no
 clock.
 
-Modules: setup (the host's setup and options), tiles (ids, colours, groups, group starts),
-draws (the seeded orderings), state, events (payloads and audiences), decide (dispatch),
-opening, auctions, leftovers, items, jousts, ending (the rules), timeouts (the defaults),
-flow (what follows without a decision), turn (one command's events), evolve, results,
-summary (the live view).
+Modules: commands (what may be sent, with its arguments), setup (the host's setup and
+options), tiles (ids, colours, groups, group starts), draws (the seeded orderings), state,
+events (payloads and audiences), decide (dispatch), opening, auctions, leftovers, items,
+jousts, ending (the rules), timeouts (the defaults), flow (what follows without a decision),
+turn (one command's events), evolve, results, summary (the live view), story (the match in
+words, the standings, the forms) and picture (points by set, and the jousts, drawn).
 """
 
 from __future__ import annotations
 
+from domain.games.tile_joust.commands import COMMANDS
 from domain.games.tile_joust.decide import decide
 from domain.games.tile_joust.draws import GAME_ID
 from domain.games.tile_joust.evolve import evolve
@@ -40,6 +42,7 @@ def initial_state(setup: Setup, rng: Rng) -> State:
 
 __all__ = [
     "CLOSES",
+    "COMMANDS",
     "GAME_ID",
     "RULES_VERSION",
     "SPENDS",

@@ -39,9 +39,12 @@ def refused(match: Match, actor: str, name: str, args: dict[str, Any]) -> str:
     return caught.value.code
 
 
-def test_both_seed_matches_have_ended():
+def test_both_seed_matches_have_ended_and_every_command_is_tried():
     for match in ENDED.values():
         assert match.ended and tj.finished(match.state)
+    players = {name for name, spec in tj.COMMANDS.items() if spec.actor == "player"}
+    assert set(PLAUSIBLE) == players
+    assert {name for name, spec in tj.COMMANDS.items() if spec.actor == "host"} == {"timeout"}
 
 
 @pytest.mark.parametrize("seed", sorted(ENDED))
