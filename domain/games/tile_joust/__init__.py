@@ -20,9 +20,11 @@ from domain.games.tile_joust.commands import COMMANDS
 from domain.games.tile_joust.decide import decide
 from domain.games.tile_joust.draws import GAME_ID
 from domain.games.tile_joust.evolve import evolve
+from domain.games.tile_joust.picture import picture
 from domain.games.tile_joust.results import finished, results, round_of
 from domain.games.tile_joust.setup import Setup
 from domain.games.tile_joust.state import State
+from domain.games.tile_joust.story import forms, narrate, scoreboard
 from domain.games.tile_joust.summary import summarize, summary_start, summary_step
 from domain.rng import Rng
 
@@ -51,9 +53,13 @@ __all__ = [
     "decide",
     "evolve",
     "finished",
+    "forms",
     "initial_state",
+    "narrate",
+    "picture",
     "results",
     "round_of",
+    "scoreboard",
     "summarize",
     "summary_start",
     "summary_step",

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.decider import Event, fold_summary
-from domain.games.tile_joust.state import FINAL
+from domain.games.tile_joust.state import FINAL, REMAINING
 
 View = dict[str, Any]
 Data = Mapping[str, Any]
@@ -42,6 +42,7 @@ def summary_start(viewer: str) -> View:
         "now": {"what": "not_started"},
         "chips": {},
         "points": {},
+        "points_by_stage": {},  # player -> {"1", "2", ..., "final", "remaining"}: points
         "tiles": {},  # player -> {hand, stored}: public counts
         "auctions": [],  # {set, group, label, opener, bids, winner, price}
         "groups": [],  # {set, group, colours, first_label, next_chosen}
@@ -86,6 +87,11 @@ def _know(view: View, tile: str, **facts: Any) -> None:
         by_status.setdefault(facts["status"], []).append(tile)
 
 
+def _score(view: View, stage: str, gains: Data) -> None:
+    for player, gain in gains.items():
+        view["points_by_stage"][player][stage] += gain
+
+
 def _new_round(view: View) -> None:
     view["round"] += 1
 
@@ -97,6 +103,10 @@ def opened(view: View, data: Data) -> None:
     }
     view["chips"] = dict(data["chips"])
     view["points"] = dict.fromkeys(data["players"], 0)
+    stages = [str(number) for number in range(1, data["config"]["sets"] + 1)]
+    view["points_by_stage"] = {
+        player: dict.fromkeys([*stages, FINAL, REMAINING], 0) for player in data["players"]
+    }
     view["tiles"] = {player: {"hand": 0, "stored": 0} for player in data["players"]}
     view["phase"] = OPENING
     view["now"] = {"what": "opening"}
@@ -270,6 +280,7 @@ def joust_resolved(view: View, data: Data) -> None:
     keys = ("tiles", "sums", "winner", "gains", "totals")
     view["jousts"][-1]["resolution"] = {key: data[key] for key in keys}
     view["points"] = dict(data["totals"])
+    _score(view, str(data["set"]), data["gains"])
     _counts(view, data["hands"])
     _move_known(view, "committed", "spent")
     view["now"] = {"what": "joust_over"}
@@ -302,6 +313,7 @@ def _move_known(view: View, old: str, new: str) -> None:
 def final_ended(view: View, data: Data) -> None:
     view["result"] = dict(data)
     view["points"] = dict(data["totals"])
+    _score(view, REMAINING, data["remaining_points"])
     view["phase"] = OVER
     view["now"] = {"what": "over"}
 
