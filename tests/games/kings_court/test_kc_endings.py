@@ -100,6 +100,7 @@ def test_the_fourth_early_end_ends_the_match_with_the_four_kings():
     assert result["ranks"] == {p: 2 if p in ("p11", "p1", "p2", "p3") else 1 for p in PLAYERS}
     assert result["details"]["death_match"] == ["p11", "p1", "p2", "p3"]
     assert result["details"]["kings"] == ["p11", "p1", "p2", "p3"]
+    assert result["details"]["court"] == []  # no game ended normally: no court (a ruling)
 
 
 # Normal ends
