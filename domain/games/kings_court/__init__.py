@@ -1,4 +1,4 @@
-"""King's Court (rules/kings_court.md) as a decider: eleven players, a secret King, Dukes and
+"""King's Court (docs/games/kings_court.md) as a decider: eleven players, a secret King, Dukes and
 Nobles, elections into the court, a lying Judge, and the Elimination Candidate at the end.
 
 Modules: setup (the host's setup and variants), roles (the Judge's view), draws (every seeded

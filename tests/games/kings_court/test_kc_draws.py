@@ -1,4 +1,4 @@
-"""The seeded draws of rules 2.3, against the test vector printed there."""
+"""The seeded draws of the rulebook's section 3, against its worked example."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every error code of rules section 4, and the order of the checks: state, command -> code.
+"""Every error code of the rulebook's section 6 and the order of the checks, row by row.
 
 Rows that break two rules at once show which check comes first.
 """
