@@ -3,11 +3,17 @@ Nobles, elections into the court, a lying Judge, and the Elimination Candidate a
 
 Modules: setup (the host's setup and variants), roles (the Judge's view), draws (every seeded
 draw), state, events (payloads and audiences), decide / player_commands / election / ending /
-aftermath (the rules), turn (one command's events in progress), evolve, results, summary.
+aftermath (the rules), turn (one command's events in progress), evolve, results, summary
+(one event at a time).
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from domain.decider import Event, fold_summary
 from domain.games.kings_court.decide import decide
 from domain.games.kings_court.draws import GAME_ID
 from domain.games.kings_court.evolve import evolve
@@ -15,7 +21,7 @@ from domain.games.kings_court.player_commands import ANNOYED_CHECK_PRICE, PEEK_P
 from domain.games.kings_court.results import finished, results, round_of
 from domain.games.kings_court.setup import RoleSet, Setup
 from domain.games.kings_court.state import State
-from domain.games.kings_court.summary import summarize
+from domain.games.kings_court.summary import summary_start, summary_step
 from domain.rng import Rng
 
 RULES_VERSION = "kings_court/1"
@@ -27,6 +33,10 @@ SPENDS = {"peek": PEEK_PRICE, "annoyed_check": ANNOYED_CHECK_PRICE}  # garnets p
 def initial_state(setup: Setup, rng: Rng) -> State:
     """Nothing is drawn yet: `open_match` draws game 1 from this seed and records it."""
     return State(setup=setup, seed=rng.seed)
+
+
+def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
+    return fold_summary(sys.modules[__name__], events, viewer)
 
 
 __all__ = [
@@ -44,4 +54,6 @@ __all__ = [
     "results",
     "round_of",
     "summarize",
+    "summary_start",
+    "summary_step",
 ]

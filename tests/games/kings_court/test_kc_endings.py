@@ -269,7 +269,7 @@ def test_a_single_lowest_score_is_the_ec_at_once():
     decided = match.last("EcDecided")
     assert decided.data["ec"] == "p7" and decided.data["decided_by"] == "lowest_score"
     assert decided.postings == (Posting("p7", "ec", 1, "elimination_candidate"),)
-    assert match.state.phase == "dmo"
+    assert match.state.phase == "awaiting_dmo"
     assert match.reject("p1", "vote", candidate="p2") == "match_over"
 
 
