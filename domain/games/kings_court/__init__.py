@@ -4,7 +4,7 @@ Nobles, elections into the court, a lying Judge, and the Elimination Candidate a
 Modules: setup (the host's setup and variants), roles (the Judge's view), draws (every seeded
 draw), state, events (payloads and audiences), decide / player_commands / election / ending /
 aftermath (the rules), turn (one command's events in progress), evolve, results, summary
-(one event at a time).
+(one event at a time), specs (COMMANDS).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from domain.games.kings_court.evolve import evolve
 from domain.games.kings_court.player_commands import ANNOYED_CHECK_PRICE, PEEK_PRICE
 from domain.games.kings_court.results import finished, results, round_of
 from domain.games.kings_court.setup import RoleSet, Setup
+from domain.games.kings_court.specs import COMMANDS
 from domain.games.kings_court.state import State
 from domain.games.kings_court.summary import summary_start, summary_step
 from domain.rng import Rng
@@ -41,6 +42,7 @@ def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
 
 __all__ = [
     "CLOSES",
+    "COMMANDS",
     "GAME_ID",
     "RULES_VERSION",
     "SPENDS",
