@@ -4,7 +4,8 @@ Nobles, elections into the court, a lying Judge, and the Elimination Candidate a
 Modules: setup (the host's setup and variants), roles (the Judge's view), draws (every seeded
 draw), state, events (payloads and audiences), decide / player_commands / election / ending /
 aftermath (the rules), turn (one command's events in progress), evolve, results, summary
-(one event at a time), specs (COMMANDS).
+(one event at a time), specs (COMMANDS), narration / story (narrate, scoreboard, forms) and
+picture (the court as SVG).
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from domain.decider import Event, fold_summary
 from domain.games.kings_court.decide import decide
 from domain.games.kings_court.draws import GAME_ID
 from domain.games.kings_court.evolve import evolve
+from domain.games.kings_court.picture import picture
 from domain.games.kings_court.player_commands import ANNOYED_CHECK_PRICE, PEEK_PRICE
 from domain.games.kings_court.results import finished, results, round_of
 from domain.games.kings_court.setup import RoleSet, Setup
 from domain.games.kings_court.specs import COMMANDS
 from domain.games.kings_court.state import State
+from domain.games.kings_court.story import forms, narrate, scoreboard
 from domain.games.kings_court.summary import summary_start, summary_step
 from domain.rng import Rng
 
@@ -52,9 +55,13 @@ __all__ = [
     "decide",
     "evolve",
     "finished",
+    "forms",
     "initial_state",
+    "narrate",
+    "picture",
     "results",
     "round_of",
+    "scoreboard",
     "summarize",
     "summary_start",
     "summary_step",

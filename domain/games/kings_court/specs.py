@@ -22,7 +22,7 @@ COMMANDS: dict[str, CommandSpec] = {
     "pair_check": CommandSpec(
         PLAYER,
         {"targets": TWO_OTHERS},
-        label="The newest member asks the Judge: are these two on the same team?",
+        label="The newest member asks the Judge whether two players share a team",
     ),
     "king_learn": CommandSpec(
         PLAYER,
