@@ -26,7 +26,9 @@ class Played:
         outcome, mismatches = play(app, self.file)
         assert mismatches == []
         self.outcome = outcome
-        self.records: list[dict[str, Any]] = app.match(self.file.match).records
+        match = app.match(self.file.match)
+        self.records: list[dict[str, Any]] = match.records
+        self.seed: str = match.seed  # revealed at the end
 
     @property
     def players(self) -> list[str]:

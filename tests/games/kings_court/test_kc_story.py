@@ -4,19 +4,29 @@ story as the seeds' notes tell it, and the forms the rules allow."""
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from typing import Any
 
+import hypothesis
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from commands.app import Arbiter
+from domain.decider import Command, Event
+from domain.errors import RuleViolation
 from domain.games import kings_court as kc
 from domain.games.kings_court.story import form as story_form
 from domain.records import headline, may_see, to_event
+from domain.rng import Rng
 from tests.games.kings_court import kc_scenes as scenes
 from tests.games.kings_court.kc_canaries import Canaries
+from tests.games.kings_court.kc_harness import PLAYERS as HARNESS_PLAYERS
 from tests.games.kings_court.kc_played import MATCHES, Played
+from tests.games.kings_court.test_kc_properties import SETTINGS, balances, commands, options
+from tests.support.deciders import checked_step
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -356,3 +366,127 @@ def test_forms_name_only_declared_arguments():
         form = story_form(command)
         assert [field["name"] for field in form["fields"]] == list(spec.args)
 
+
+
+# Any match the rules allow can be told, drawn, scored and offered.
+
+
+@SETTINGS
+@given(seed=st.text(min_size=1, max_size=8), chosen=options, start=balances, script=commands)
+def test_every_viewer_of_any_match_gets_a_story_a_picture_standings_and_forms(
+    seed, chosen, start, script
+):
+    state = kc.initial_state(kc.Setup(players=HARNESS_PLAYERS, **chosen), Rng(kc.GAME_ID, seed))
+    ledger = dict(start)
+    entries: list[tuple[int, Event]] = []
+    for actor, name, args in [("host", "open_match", {}), *script]:
+        match_round = kc.round_of(state)
+        command = Command(name, actor, args, dict(ledger))
+        state, events = checked_step(kc, state, command, HARNESS_PLAYERS, ledger)
+        entries += [(match_round, event) for event in events]
+    for viewer in ["public", "host", *HARNESS_PLAYERS]:
+        seen = [(n, e) for n, e in entries if e.seen_by(viewer)]
+        shown_events = [
+            {"seq": seq, "round": n, "kind": e.kind, "actor": e.actor, "at": None,
+             "audience": e.audience, "data": dict(e.data)}
+            for seq, (n, e) in enumerate(seen, start=1)
+        ]
+        view = kc.summarize([e for _, e in seen], viewer)
+        assert view["phase"] == state.phase
+        for chapter in kc.narrate(shown_events, viewer):
+            assert chapter["lines"] and all(0 < len(line) < 200 for line in chapter["lines"])
+        ET.fromstring(kc.picture(view) or "<svg/>")
+        board = kc.scoreboard(view)
+        assert board is None or all(len(row) == len(board["columns"]) for row in board["rows"])
+        for form in kc.forms(view, viewer):
+            assert form["command"] in kc.COMMANDS and viewer != "public"
+            assert kc.COMMANDS[form["command"]].actor == ("host" if viewer == "host" else "player")
+
+
+def accepts(state: Any, actor: str, name: str, args: dict[str, Any]) -> bool:
+    rich = dict.fromkeys(state.players, 100)  # forms cannot see balances: judge them without
+    try:
+        kc.decide(state, Command(name, actor, args, rich))
+    except RuleViolation:
+        return False
+    return True
+
+
+def every_args(name: str, players: list[str]) -> list[dict[str, Any]]:
+    """Every way to fill the command's arguments with players of the match."""
+    shapes: list[dict[str, Any]] = [{}]
+    for arg_name, arg in kc.COMMANDS[name].args.items():
+        values: list[Any] = (
+            [list(pair) for pair in itertools.permutations(players, 2)]
+            if arg.kind == "list" else list(players)
+        )
+        shapes = [{**shape, arg_name: value} for shape in shapes for value in values]
+    return shapes
+
+
+def check_forms_are_exact(
+    state: Any, view: dict[str, Any], viewer: str, players: list[str]
+) -> None:
+    """A form is offered for exactly the commands the rules would accept from the viewer now,
+    and each offered choice is accepted."""
+    offered_now = {form["command"]: form for form in kc.forms(view, viewer)}
+    mine = "host" if viewer == "host" else "player"
+    for name, spec in kc.COMMANDS.items():
+        if spec.actor != mine:
+            continue
+        accepted = [
+            args for args in every_args(name, players) if accepts(state, viewer, name, args)
+        ]
+        assert (name in offered_now) == bool(accepted), (viewer, name, state.phase)
+        if name not in offered_now:
+            continue
+        for field in offered_now[name]["fields"]:
+            allowed = {str(args[field["name"]]) for args in accepted}
+            if field["kind"] == "list":
+                allowed = {p for args in accepted for p in args[field["name"]]}
+            assert field["choices"] is not None and set(field["choices"]) == allowed, (
+                viewer, name, field["name"])
+
+
+@SETTINGS
+@given(seed=st.text(min_size=1, max_size=4), chosen=options, start=balances, script=commands,
+       cut=st.integers(min_value=0))
+def test_forms_offer_exactly_what_the_rules_accept(seed, chosen, start, script, cut):
+    state = kc.initial_state(kc.Setup(players=HARNESS_PLAYERS, **chosen), Rng(kc.GAME_ID, seed))
+    ledger = dict(start)
+    created = Event("MatchCreated", {"players": HARNESS_PLAYERS})  # as the match opens its log
+    log: list[Event] = [created]
+    steps = [("host", "open_match", {}), *script][: 1 + cut % (len(script) + 1)]
+    for actor, name, args in steps:
+        state, events = checked_step(kc, state, Command(name, actor, args, dict(ledger)),
+                                     HARNESS_PLAYERS, ledger)
+        log += events
+    hypothesis.event(f"phase {state.phase}")
+    for viewer in ["host", *HARNESS_PLAYERS]:
+        view = kc.summarize([e for e in log if e.seen_by(viewer)], viewer)
+        check_forms_are_exact(state, view, viewer, HARNESS_PLAYERS)
+
+
+@pytest.mark.parametrize("name", [path.stem for path in MATCHES])
+def test_forms_are_exact_after_every_host_command_of_the_seed_matches(played, name):
+    """Each phase of three whole matches (king's gift, EC vote and DMO included), every viewer:
+    the rules' state folded from the log, each viewer's summary of the same prefix."""
+    match = played[name]
+    setup = kc.Setup.model_validate({"players": match.players, **match.file.setup})
+    state = kc.initial_state(setup, Rng(kc.GAME_ID, match.seed))
+    closes = [
+        n for n, record in enumerate(match.records)
+        if record["role"] == "command" and headline(record)["actor"] == "host"
+    ]
+    boundaries = [*closes[1:], len(match.records)]  # from the opening on
+    folded = 0
+    for boundary in boundaries:
+        for record in match.records[folded:boundary]:
+            if record["role"] == "fact":
+                state = kc.evolve(state, to_event(record))
+        folded = boundary
+        for viewer in ["host", *match.players]:
+            records = [r for r in match.records[:boundary]
+                       if may_see(r, viewer) and r["role"] != "command"]
+            view = kc.summarize([to_event(r) for r in records], viewer)
+            check_forms_are_exact(state, view, viewer, match.players)
