@@ -56,7 +56,7 @@ def scoreboard(view: View) -> dict[str, Any] | None:
         for player, count in tally["counts"].items():
             totals[player] = totals.get(player, 0) + count
     court = view["court"]
-    seats = view["players"] or [*rounds[0]["counts"], *court]
+    seats = view["players"] or list(rounds[0]["counts"])  # a game's first tally counts all
     return {
         "title": f"Game {view['game']}: votes received and the court",
         "columns": ["player", "votes", "court seat"],
