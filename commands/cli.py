@@ -167,9 +167,12 @@ def match() -> None:
               help="The game's setup as JSON, or @FILE.")
 @click.option("--host-seed", default=None, help="Secret seed (default: 256 random bits).")
 @click.option("--salt-key", default=None, help="64 hex digits (default: random).")
+@click.option("--unsigned", is_flag=True,
+              help="Run the match without signed checkpoints (its genesis entry says so).")
 @click.pass_context
 def match_create(ctx: click.Context, match_id: str, season_name: str, game: str, players: str,
-                 setup_text: str, host_seed: str | None, salt_key: str | None) -> None:
+                 setup_text: str, host_seed: str | None, salt_key: str | None,
+                 unsigned: bool) -> None:
     """Open a match of GAME for PLAYERS; commits the seed and the hidden setup."""
     if setup_text.startswith("@"):
         setup_text = Path(setup_text[1:]).read_text()
@@ -180,7 +183,7 @@ def match_create(ctx: click.Context, match_id: str, season_name: str, game: str,
     outcome = app_of(ctx).create_match(
         match_id=match_id, season=season_name, game=game, setup=setup,
         host_seed=host_seed or secrets.token_hex(32), salt_key=salt_key or secrets.token_hex(32),
-        at=now())
+        at=now(), unsigned=unsigned)
     click.echo(f"match {match_id} created; seed commitment "
                f"{outcome.told[0]['data']['seed_commitment']}")
 

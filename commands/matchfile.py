@@ -57,6 +57,7 @@ class MatchFile(Strict):
     garnets: dict[str, int] = Field(default_factory=dict)
     host_seed: str
     allow_weak_seed: bool = False
+    unsigned: bool = False
     salt_key: str
     contributions: dict[str, str] = Field(default_factory=dict)
     setup: dict[str, Any] = Field(default_factory=dict)
@@ -93,7 +94,7 @@ def play(app: Arbiter, file: MatchFile) -> tuple[dict[str, Any], list[str]]:
     app.create_match(match_id=file.match, season=file.season, game=file.game,
                      setup={"players": file.players, **file.setup}, host_seed=file.host_seed,
                      salt_key=file.salt_key, at=file.created_at,
-                     allow_weak_seed=file.allow_weak_seed)
+                     allow_weak_seed=file.allow_weak_seed, unsigned=file.unsigned)
     mismatches: list[str] = []
     steps = [Step(actor=p, do="contribute", args={"text": t})
              for p, t in file.contributions.items()] + file.commands

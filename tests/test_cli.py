@@ -8,7 +8,9 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from audit import keys
 from commands.cli import cli
+from tests.support.host_key import SIGNER
 
 
 def all_commands(group: click.Group, prefix=()):
@@ -29,7 +31,16 @@ def run(db, *args):
     return CliRunner().invoke(cli, ["--db", db, *args])
 
 
-def test_a_season_and_a_match_through_the_cli(sqlite_url):
+@pytest.fixture
+def host_key(tmp_path, monkeypatch):
+    """The host's key file, where ARBITER_HOST_KEY points."""
+    path = tmp_path / "host.key"
+    keys.save(SIGNER, path)
+    monkeypatch.setenv("ARBITER_HOST_KEY", str(path))
+    return path
+
+
+def test_a_season_and_a_match_through_the_cli(sqlite_url, host_key):
     assert run(sqlite_url, "season", "create", "s").exit_code == 0
     assert run(sqlite_url, "season", "register", "s", "ann", "bob", "cy").exit_code == 0
     assert run(sqlite_url, "season", "grant", "s", "ann", "5", "--reason", "start").exit_code == 0

@@ -16,14 +16,15 @@ SEED = "s" * 40
 SALT_KEY = "ab" * 32
 
 
-def new_match(app, match_id="m1", garnets=(5, 1, 0)):
+def new_match(app, match_id="m1", garnets=(5, 1, 0), unsigned=False):
     app.create_season("spring")
     for player, amount in zip(PLAYERS, garnets, strict=True):
         app.register("spring", player)
         if amount:
             app.grant("spring", player, "garnets", amount, "starting purse")
     app.create_match(match_id=match_id, season="spring", game="sealed_bid",
-                     setup={"players": PLAYERS}, host_seed=SEED, salt_key=SALT_KEY)
+                     setup={"players": PLAYERS}, host_seed=SEED, salt_key=SALT_KEY,
+                     unsigned=unsigned)
 
 
 def refused(code, call, *args, **kwargs):

@@ -82,7 +82,7 @@ def test_an_unsigned_round_is_signed_on_demand(tmp_path, sqlite_url, monkeypatch
     monkeypatch.chdir(tmp_path)
     for args in (["season", "create", "s"], ["season", "register", "s", "ann", "bob", "cy"],
                  ["match", "create", "m", "--season", "s", "--game", "sealed_bid", "--players",
-                  PLAYERS], ["match", "host", "m", "open_match"],
+                  PLAYERS, "--unsigned"], ["match", "host", "m", "open_match"],
                  ["match", "close-round", "m"]):
         ok(run(sqlite_url, *args))
     assert "no_host_key" in error_line(run(sqlite_url, "checkpoint", "m"))

@@ -27,6 +27,7 @@ from projections.projection import Ledger, bound
 from projections.runner import catch_up, notifications, rebuild, run
 from projections.tables import APPLICATION, TABLES, ArbiterViews, open_views
 from projections.views import view
+from tests.support.host_key import SIGNER
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = sorted((ROOT / "seeds").glob("kings_court-*.json"))
@@ -52,7 +53,7 @@ def last_projected(ledger: Ledger) -> int:
 
 
 def test_the_tables_hold_every_view_and_a_rebuild_gives_them_again(db_url):
-    app = Arbiter(db_url)
+    app = Arbiter(db_url, signer=SIGNER)
     files = copies(1)
     for file in files:
         play(app, file)
@@ -73,7 +74,7 @@ def test_the_tables_hold_every_view_and_a_rebuild_gives_them_again(db_url):
 
 
 def test_a_rebuild_while_the_projection_runs_leaves_it_current(pg_url):
-    app = Arbiter(pg_url)
+    app = Arbiter(pg_url, signer=SIGNER)
     first, *rest = copies(1)
     env = persistence_env(pg_url)
     ledger = Ledger(env=env)
@@ -96,7 +97,7 @@ def test_a_rebuild_while_the_projection_runs_leaves_it_current(pg_url):
 
 
 def test_a_killed_projection_process_resumes_and_applies_each_event_once(pg_url):
-    app = Arbiter(pg_url)
+    app = Arbiter(pg_url, signer=SIGNER)
     for file in copies(4):
         play(app, file)
     ledger = Ledger(env=persistence_env(pg_url))
