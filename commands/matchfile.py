@@ -5,13 +5,13 @@ The format is documented in docs/match-files.md.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from commands.app import Arbiter
+from commands.inputs import read_json
 from domain.errors import RuleViolation
 from projections.results import results
 
@@ -67,7 +67,7 @@ class MatchFile(Strict):
 
 
 def load(path: str | Path) -> MatchFile:
-    return MatchFile.model_validate(json.loads(Path(path).read_text()))
+    return MatchFile.model_validate(read_json(path, "match file"))
 
 
 def prepare_season(app: Arbiter, file: MatchFile) -> None:

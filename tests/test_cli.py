@@ -67,7 +67,7 @@ def test_a_season_and_a_match_through_the_cli(sqlite_url, host_key):
     (["match", "submit", "nope", "vote", "--as", "ann"], "unknown_match"),
     (["match", "submit", "m", "vote", "candidate", "--as", "ann"], "invalid_input"),
     (["view", "nope"], "unknown_match"),
-    (["play", "/dev/null"], "invalid_input"),
+    (["play", "/dev/null"], "invalid_file"),
 ])
 def test_bad_input_exits_2_with_one_line(sqlite_url, args, code):
     result = run(sqlite_url, *args)
