@@ -146,7 +146,7 @@ def submitting(ctx: click.Context, match_id: str, actor: str, action: str,
 
 # -- the match group ------------------------------------------------------------------------
 
-@click.group("match")
+@click.group("match", short_help="Create and run matches.")
 def match_group() -> None:
     """Matches: create, submit, spend, close rounds, correct, end."""
 

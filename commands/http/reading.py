@@ -7,6 +7,7 @@ from typing import Any
 
 from commands.http.errors import ApiError
 from commands.http.service import Service
+from commands.inputs import check_round
 from domain.decider import HOST, PUBLIC
 from domain.match import Match
 from projections.dashboard import dashboard
@@ -30,6 +31,7 @@ def read_view(svc: Service, match_id: str, viewer: str, round: int | None,
             return found
     match = svc.arbiter.match(match_id)
     check_plays(match, viewer)
+    check_round(round, match.round, match.ended, match_id)
     return view(match, viewer, round)
 
 

@@ -140,3 +140,6 @@ def test_a_service_without_a_host_key_creates_only_unsigned_matches(sqlite_url, 
         assert host.ok(host.get("/matches/m/checkpoints")) == []
         header = json.loads(host.get("/matches/m/bundle").text.splitlines()[0])["header"]
         assert header["unsigned"] is True and header["host_key"] is None
+        ahead = host.get("/matches/m", round=3)  # round 2 is open: round 3 is not reached
+        assert ahead.status_code == 422 and ahead.json()["error"] == "round_not_reached"
+        assert host.ok(host.get("/matches/m", round=1))["as_of"]["round"] == 1
