@@ -103,15 +103,17 @@ def init_text(data: dict[str, Any]) -> list[Any]:
          if token["created"] else "kept (`arbiter tokens host` makes a new one)"),
     ]
     return [render.pairs(rows),
-            "publish this verifier key where your players can read it; checkpoints are "
-            "signed with its key:",
-            f"  {key['verifier_key']}",
+            "publish this verifier key where your players read: every checkpoint is signed "
+            "with its key",
+            key["verifier_key"],
             "next:",
-            "  arbiter season create spring",
-            "  arbiter season register spring ann bob",
-            "  arbiter match create m1 --season spring --game tile_joust --players ann,bob "
-            "--setup '{\"variant\": \"death_match\", \"dmo\": \"ann\"}'",
-            "  (README.md walks through a whole match; `arbiter demo` plays the samples)"]
+            render.pairs([
+                ("a season", "arbiter season create spring"),
+                ("its players", "arbiter season register spring alice bob carol ..."),
+                ("a match", "arbiter match create kc-1 --season spring --game kings_court "
+                            "--players alice,bob,carol,..."),
+                ("the games", "arbiter games"),
+                ("all of it", "README.md, \"Your first hour\"")])]
 
 
 # -- demo -----------------------------------------------------------------------------------
