@@ -16,6 +16,7 @@ import click
 from commands import render
 from commands.audit_cli import register as register_audit
 from commands.console import app_of, fail, one_line
+from commands.games_cli import games_command
 from commands.match_cli import register as register_match
 from commands.service_cli import register as register_service
 from commands.start_cli import register as register_start
@@ -148,6 +149,7 @@ def season_show(ctx: click.Context, season_name: str, player: str | None, host: 
 
 
 register_match(cli)
+cli.add_command(games_command)
 register_start(cli)
 register_audit(cli)
 register_service(cli)
