@@ -1,5 +1,5 @@
 """The match commands: create, submit, spend, host commands, closes, corrections, the end; a
-match as one viewer sees it; match files; the games and their commands.
+match as one viewer sees it; match files.
 
 `register(cli)` adds them to the main group. docs/cli.md describes the conventions.
 """

@@ -257,7 +257,7 @@ def test_a_spec_reads_each_argument_by_its_kind(sqlite_url, picking, monkeypatch
     assert listed["commands"]["pick"]["args"]["targets"]["kind"] == "list"
 
 
-def test_help_of_a_match_command_lists_nothing_when_the_store_is_not_there(tmp_path):
+def test_help_of_a_match_command_still_helps_when_the_match_is_unknown(tmp_path):
     url = f"sqlite:///{tmp_path}/none.db"
     helped = run(url, "match", "submit", "nope", "--help")
     assert helped.exit_code == 0 and "Usage:" in helped.output
