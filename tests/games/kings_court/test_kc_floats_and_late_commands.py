@@ -27,6 +27,7 @@ from tests.games.kings_court.kc_scenes import (
     round_two,
     tiebreak_phase,
 )
+from tests.support.host_key import SIGNER
 
 ROOT = Path(__file__).resolve().parents[3]
 KING_WIN = ROOT / "seeds" / "kings_court-king-win.json"
@@ -106,7 +107,7 @@ def refused(app: Arbiter, match_id: str, actor: str, name: str, args: dict[str, 
 def test_floats_and_big_integers_through_the_match_record_nothing(sqlite_url):
     """King-win seed: King grace; alice joined at the first deadline; round 3 tied bob and ivan;
     the King won at the fifth; erin and ken tie for EC."""
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     round_1 = played_until(app, KING_WIN, 1, after="open_match")
     round_2 = played_until(app, KING_WIN, 1)
     tiebreak = played_until(app, KING_WIN, 3)
@@ -168,7 +169,7 @@ def named(args: Any, players: list[str]) -> Any:
 
 @pytest.mark.parametrize("path", [KING_WIN, TEAM_WIN, FOUR_EARLY], ids=lambda p: p.stem)
 def test_every_command_after_the_end_gets_the_rules_code(sqlite_url, path):
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     file: MatchFile = load(path)
     outcome, mismatches = play(app, file)
     assert mismatches == [] and outcome["ended"]
@@ -184,7 +185,7 @@ def test_every_command_after_the_end_gets_the_rules_code(sqlite_url, path):
 def test_four_early_kings_end_with_no_court(sqlite_url):
     """The ruling: after four early Kings no game ended normally, so the result names no court
     (not the fourth game's p4, p9, p7); the logged MatchEnded says the same."""
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     file = load(FOUR_EARLY)
     outcome, mismatches = play(app, file)
     assert mismatches == []

@@ -27,13 +27,14 @@ from tests.games.kings_court.kc_harness import PLAYERS as HARNESS_PLAYERS
 from tests.games.kings_court.kc_played import MATCHES, Played
 from tests.games.kings_court.test_kc_properties import SETTINGS, balances, commands, options
 from tests.support.deciders import checked_step
+from tests.support.host_key import SIGNER
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory) -> dict[str, Played]:
-    app = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('kc')}/arbiter.db")
+    app = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('kc')}/arbiter.db", signer=SIGNER)
     return {path.stem: Played(app, path) for path in MATCHES}
 
 

@@ -21,13 +21,14 @@ from tests.games.kings_court.kc_harness import PLAYERS, Match
 from tests.games.kings_court.kc_played import KING_WIN, MATCHES, TEAM_WIN, Played
 from tests.games.kings_court.test_kc_properties import SETTINGS, balances, commands, options
 from tests.support.deciders import checked_step
+from tests.support.host_key import SIGNER
 
 VIEWERS = ["public", "host", *PLAYERS]
 
 
 @pytest.mark.parametrize("path", MATCHES, ids=lambda p: p.stem)
 def test_stepping_gives_at_every_prefix_what_summarize_gives(sqlite_url, path):
-    played = Played(Arbiter(sqlite_url), path)
+    played = Played(Arbiter(sqlite_url, signer=SIGNER), path)
     for viewer in played.viewers:
         events = played.events(viewer)
         view = kc.summary_start(viewer)
@@ -66,7 +67,7 @@ def guarded(view: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("path", MATCHES, ids=lambda p: p.stem)
 def test_a_step_never_walks_the_lists_that_grow_with_the_match(sqlite_url, path):
-    played = Played(Arbiter(sqlite_url), path)
+    played = Played(Arbiter(sqlite_url, signer=SIGNER), path)
     for viewer in played.viewers:
         view = guarded(kc.summary_start(viewer))
         for event in played.events(viewer):
@@ -129,7 +130,7 @@ def test_an_early_king_is_between_games_only_inside_its_command():
 
 
 def test_an_abandoned_match_is_over(sqlite_url):
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     file = load(KING_WIN)
     file = file.model_copy(update={"commands": file.commands[:3], "expect": None})
     play(app, file)
@@ -161,7 +162,7 @@ def test_at_every_command_every_viewer_names_the_phase_the_rules_are_in(
 
 
 def test_players_come_from_the_matchs_creation_and_courts_game_by_game(sqlite_url):
-    played = Played(Arbiter(sqlite_url), TEAM_WIN)
+    played = Played(Arbiter(sqlite_url, signer=SIGNER), TEAM_WIN)
     for viewer in played.viewers:
         view = kc.summarize(played.events(viewer), viewer)
         assert view["players"] == played.players
