@@ -13,7 +13,7 @@ from typing import Any
 from domain.checkpoints import MatchCheckpoints
 from domain.decider import HOST, PUBLIC
 from domain.match import Match
-from domain.records import may_see, shown
+from domain.records import headline, may_see, shown
 from domain.season import Season
 from projections.dashboard import dashboard, open_deadline
 from projections.inbox import receipt, sender
@@ -58,6 +58,9 @@ def match_rows(match: Match, seq: int) -> Changes:
                              "summary": dumps(summary(match, visible(match.records, viewer),
                                                       viewer))})
                 for viewer in (PUBLIC, HOST, *match.players) if may_see(record, viewer)]
+    if record["role"] == "meta" and headline(record)["kind"] == "MatchEnded":
+        results = headline(record)["data"]["results"]
+        changes.append(("results", {**key, "results": dumps(results)}))
     player = sender(record, match.players)
     if player is not None:
         changes.append(("receipt", {**key, "seq": seq, "player": player,

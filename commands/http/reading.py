@@ -66,3 +66,20 @@ def check_viewer(svc: Service, match_id: str, viewer: str) -> None:
     if viewer in (PUBLIC, HOST) and svc.views.seqs([match_id]):
         return
     check_plays(svc.arbiter.match(match_id), viewer)
+
+
+def read_checkpoints(svc: Service, match_id: str) -> list[dict[str, Any]]:
+    """The signed checkpoints (`round`, `size`, `note`), oldest first."""
+    if svc.views.seqs([match_id]):
+        return svc.views.checkpoints(match_id)
+    return svc.arbiter.checkpoints(match_id).notes
+
+
+def read_matches(svc: Service, season: str | None = None) -> list[dict[str, Any]]:
+    """Every match (of `season`) the views hold: game, players, open round, whether it ended,
+    and its public results."""
+    return svc.views.matches(season)
+
+
+def read_seasons(svc: Service) -> list[str]:
+    return svc.views.seasons()
