@@ -19,6 +19,7 @@ from audit.errors import AuditError
 from audit.notes import NoteError
 from audit.verify import verify
 from commands import render
+from commands.announce_cli import announce
 from commands.app import Arbiter, Outcome
 from commands.audit_cli import register, signer_from
 from commands.matchfile import load, play
@@ -375,6 +376,7 @@ def default_seeds() -> Path:
 
 register(cli)
 register_service(cli)
+cli.add_command(announce)
 
 
 def main() -> None:

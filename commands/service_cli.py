@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 from contextlib import closing
+from urllib.parse import quote
 
 import click
 
@@ -93,21 +94,37 @@ def tokens_group() -> None:
     """Bearer tokens of the HTTP API (stored as SHA-256 digests only)."""
 
 
+PUBLIC_URL = click.option(
+    "--url", envvar="ARBITER_PUBLIC_URL", default="http://127.0.0.1:8000", show_default=True,
+    help="Where `arbiter serve` is reached, for the personal link (env ARBITER_PUBLIC_URL).")
+
+
+def link(url: str, path: str, token: str) -> str:
+    """A personal link: the token rides in the fragment, which no server log ever sees."""
+    return f"{url.rstrip('/')}{path}#{token}"
+
+
 @tokens_group.command("host")
+@PUBLIC_URL
 @click.pass_context
-def tokens_host(ctx: click.Context) -> None:
-    """Make a new host token, replacing any other, and print it (once: keep it)."""
+def tokens_host(ctx: click.Context, url: str) -> None:
+    """Make a new host token, replacing any other, and print it (once: keep it), then the
+    dashboard's link."""
     with closing(Arbiter(ctx.obj["db"])) as app:
-        click.echo(Tokens(app).set_host())
+        token = Tokens(app).set_host()
+    click.echo(f"{token}\n{link(url, '/host/join', token)}")
 
 
 @tokens_group.command("issue")
 @click.argument("match_id", metavar="MATCH")
 @click.argument("player")
+@PUBLIC_URL
 @click.pass_context
-def tokens_issue(ctx: click.Context, match_id: str, player: str) -> None:
-    """Issue PLAYER's token for MATCH, replacing any earlier one, and print it."""
+def tokens_issue(ctx: click.Context, match_id: str, player: str, url: str) -> None:
+    """Issue PLAYER's token for MATCH, replacing any earlier one, and print it, then the
+    personal link to send the player by DM (it opens their page)."""
     with closing(Arbiter(ctx.obj["db"])) as app:
         if player not in app.match(match_id).players:
             raise RuleViolation("unknown_player", f"{player!r} does not play in {match_id}")
-        click.echo(Tokens(app).issue(match_id, player))
+        token = Tokens(app).issue(match_id, player)
+    click.echo(f"{token}\n{link(url, f'/m/{quote(match_id, safe=str())}/join', token)}")

@@ -19,11 +19,18 @@ from domain.games import get_game
 from projections.timeline import timeline
 
 LINE = 200  # characters in one sentence, at most (docs/writing-a-game.md)
+GAMES = {"amalgamation": "The Amalgamation", "kings_court": "King's Court",
+         "merchants_guild": "The Merchants' Guild", "tile_joust": "Tile Joust",
+         "totemic_might": "Totemic Might"}
 # The match's own kinds: told here, never by a game.
 OPENING = ("MatchCreated", "SeedContributed", "MatchOpened", "DeadlineSet")
 CLOSING = ("SubmissionVoided", "SubmissionEntered", "SealOpened", "MatchAbandoned",
            "MatchEnded", "SeedRevealed")
 UNTOLD = ("CommandAccepted", "CommandContext", "SetupCommitted")
+
+
+def game_name(game_id: str) -> str:
+    return GAMES.get(game_id, game_id.replace("_", " ").title())
 
 
 def words(kind: str) -> str:

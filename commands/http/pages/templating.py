@@ -11,18 +11,11 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
+from projections.story import game_name
+
 HERE = Path(__file__).resolve().parent.parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
-GAMES = {"amalgamation": "The Amalgamation", "kings_court": "King's Court",
-         "merchants_guild": "The Merchants' Guild", "tile_joust": "Tile Joust",
-         "totemic_might": "Totemic Might"}
-
-
-def game_name(game_id: str) -> str:
-    return GAMES.get(game_id, game_id.replace("_", " ").title())
-
-
 def path_part(value: Any) -> str:
     """A match, season or player id as one segment of a path."""
     return quote(str(value), safe="")
