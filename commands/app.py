@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,11 +22,12 @@ from domain.checkpoints import MatchCheckpoints
 from domain.decider import HOST, Command
 from domain.envelope import salt
 from domain.errors import RuleViolation
-from domain.match import Match, parse_salt_key
+from domain.match import Match, MatchSnapshot, parse_salt_key
 from domain.records import may_see, own_parts, shown
 from domain.season import Season
 
 RETRIES = 20
+READ_CACHE = 256  # matches whose reader copy is kept between reads
 T = TypeVar("T")
 
 
@@ -69,7 +71,9 @@ class Outcome:
 class Arbiter(Application):
     """Aggregates are cached between commands (replaying a long match for every vote would
     dominate a submission). Writers take the aggregate itself from the cache under a
-    per-aggregate lock, and evict it when a save fails; readers get copies."""
+    per-aggregate lock, and evict it when a save fails. Readers never touch it: each match has
+    a reader's copy of its own, brought up to date from the store under a lock of its own,
+    and a read returns an immutable snapshot of it (`MatchSnapshot`)."""
 
     name = "arbiter"
     env: ClassVar[dict[str, str]] = {"AGGREGATE_CACHE_MAXSIZE": "256"}
@@ -82,6 +86,8 @@ class Arbiter(Application):
         self._locks: dict[UUID, threading.Lock] = {}
         self._locks_lock = threading.Lock()
         self._loaded: dict[UUID, int] = {}
+        self._read: OrderedDict[UUID, tuple[Match, MatchSnapshot]] = OrderedDict()
+        self._read_locks: dict[UUID, threading.Lock] = {}
         # Workers starting together race on CREATE TABLE IF NOT EXISTS; the loser retries.
         for attempt in range(5):
             try:
@@ -128,11 +134,30 @@ class Arbiter(Application):
 
     # -- matches --------------------------------------------------------------------------
 
-    def match(self, match_id: str, version: int | None = None) -> Match:
-        try:
-            return self.repository.get(Match.create_id(match_id), version=version)
-        except AggregateNotFoundError:
-            raise RuleViolation("unknown_match", f"no match {match_id!r}") from None
+    def match(self, match_id: str, version: int | None = None) -> MatchSnapshot:
+        """The match as the store holds it now (or as of `version`), never to be changed."""
+        aggregate_id = Match.create_id(match_id)
+        if version is not None:
+            try:
+                return self.repository.get(aggregate_id, version=version).snapshot()
+            except AggregateNotFoundError:
+                raise RuleViolation("unknown_match", f"no match {match_id!r}") from None
+        with self._locks_lock:
+            lock = self._read_locks.setdefault(aggregate_id, threading.Lock())
+        with lock:
+            held = self._read.pop(aggregate_id, None)
+            reader = held[0] if held else None
+            news = list(self.repository.event_store.get(
+                aggregate_id, gt=reader.version if reader else None))
+            for domain_event in news:
+                reader = domain_event.mutate(reader)
+            if reader is None:
+                raise RuleViolation("unknown_match", f"no match {match_id!r}")
+            snapshot = held[1] if held and not news else reader.snapshot()
+            self._read[aggregate_id] = (reader, snapshot)
+            if len(self._read) > READ_CACHE:
+                self._read.popitem(last=False)
+        return snapshot
 
     def create_match(self, *, match_id: str, season: str, game: str, setup: Mapping[str, Any],
                      host_seed: str, salt_key: str, at: str | None = None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from copy import deepcopy
+from dataclasses import dataclass
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -30,7 +31,37 @@ MATCH_COMMANDS = ("contribute", "open_match", "set_deadline", "correct", "end")
 BOOKKEEPING = ("set_deadline", "correct")
 
 
-class Match(Aggregate):
+class Reading:
+    """What readers ask of a match, the live aggregate and a snapshot alike."""
+
+    game_id: str
+    host_seed: str
+    contributions: Mapping[str, str]
+    players: list[str]
+    phase: str
+    state: Any
+
+    @property
+    def game(self):
+        return get_game(self.game_id)
+
+    @property
+    def seed(self) -> str:
+        return match_seed(self.host_seed, [self.contributions.get(p) for p in self.players])
+
+    @property
+    def round(self) -> int:
+        return 0 if self.state is None else self.game.round_of(self.state)
+
+    @property
+    def ended(self) -> bool:
+        return self.phase == ENDED
+
+    def results(self) -> dict[str, Any] | None:
+        return None if self.state is None else self.game.results(self.state)
+
+
+class Match(Reading, Aggregate):
     @staticmethod
     def create_id(match_id: str) -> UUID:
         return uuid5(NAMESPACE_URL, f"arbiter/match/{match_id}")
@@ -384,26 +415,41 @@ class Match(Aggregate):
                 state = self.game.evolve(state, to_event(record))
         return state
 
-    # -- reading --------------------------------------------------------------------------
+    # -- reading ---------------------------------------------------------------------------
 
-    @property
-    def game(self):
-        return get_game(self.game_id)
+    def snapshot(self) -> MatchSnapshot:
+        """The match as it stands, for readers: the append-only records are shared (a
+        reference to each, never a copy of one) and the game state is a frozen value, so a
+        writer going on cannot change what a reader holds."""
+        return MatchSnapshot(
+            match_id=self.match_id, season=self.season, game_id=self.game_id,
+            salt_key=self.salt_key, records=tuple(self.records), phase=self.phase,
+            players=list(self.players), setup=self.setup, host_seed=self.host_seed,
+            contributions=dict(self.contributions), state=self.state,
+            handled={k: list(v) for k, v in self.handled.items()},
+            voided=frozenset(self.voided), opened=frozenset(self.opened),
+            version=self.version)
 
-    @property
-    def seed(self) -> str:
-        return match_seed(self.host_seed, [self.contributions.get(p) for p in self.players])
 
-    @property
-    def round(self) -> int:
-        return 0 if self.state is None else self.game.round_of(self.state)
+@dataclass(frozen=True)
+class MatchSnapshot(Reading):
+    """A match as of one version, never changed: what every read of the service returns."""
 
-    @property
-    def ended(self) -> bool:
-        return self.phase == ENDED
-
-    def results(self) -> dict[str, Any] | None:
-        return None if self.state is None else self.game.results(self.state)
+    match_id: str
+    season: str
+    game_id: str
+    salt_key: str
+    records: tuple[dict[str, Any], ...]
+    phase: str
+    players: list[str]
+    setup: Any
+    host_seed: str
+    contributions: Mapping[str, str]
+    state: Any
+    handled: Mapping[str, list[int]]
+    voided: frozenset[int]
+    opened: frozenset[int]
+    version: int
 
 
 MATCH_FACT_KINDS = frozenset({

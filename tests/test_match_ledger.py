@@ -133,9 +133,11 @@ def test_a_repeated_command_id_is_answered_once(app):
 
 
 def test_replayed_state_equals_live_state_after_every_command(app):
-    new_match(app)
-    live = app.match("m1")
     from domain.decider import Command
+    from domain.match import Match
+
+    new_match(app)
+    live = app.repository.get(Match.create_id("m1"))  # a copy of its own, driven by hand
 
     steps = [("host", "open_match", {}), ("ann", "bid", {"amount": 3}),
              ("bob", "bid", {"amount": 3}), ("host", "close_round", {}),

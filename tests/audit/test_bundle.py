@@ -6,6 +6,7 @@ service, and its bundles as bytes.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -256,8 +257,7 @@ def test_the_state_root_is_keyed_by_the_salt_key_and_signed_each_round(story):
     match = story.match("m1")
     root = state_root(match)
     assert root == state_root(story.match("m1"))  # a replay reaches the same root
-    other = story.match("m1")
-    other.salt_key = "cd" * 32
+    other = dataclasses.replace(story.match("m1"), salt_key="cd" * 32)
     assert state_root(other) != root  # without the salt key no one can test a guess
     closes = [parse_extensions(parse_checkpoint(parse_note(n["note"]).text).extensions)
               for n in story.checkpoints("m1").notes]

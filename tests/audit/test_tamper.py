@@ -7,6 +7,7 @@ key. A public bundle cannot tell those from the truth; the full bundle's re-run 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 
@@ -299,7 +300,8 @@ def test_a_signed_state_root_the_rules_do_not_reach(full, public):
 def reforged(story, edit) -> dict[str, bytes]:
     """Both bundles of the story after `edit(records)`, every entry re-sealed and re-linked and
     every checkpoint re-signed with the host's real key."""
-    forged = copy.deepcopy(story.match("m1"))
+    match = story.match("m1")
+    forged = dataclasses.replace(match, records=copy.deepcopy(list(match.records)))
     edit(forged.records)
     key, prev = parse_salt_key(forged.salt_key), GENESIS_PREV
     for record in forged.records:
