@@ -51,7 +51,7 @@ def names(players: list[str]) -> str:
 
 def compact(value: Any) -> str:
     if isinstance(value, dict):
-        return ", ".join(f"{k} {compact(v)}" for k, v in value.items())
+        return ", ".join(f"{k} {compact(v)}" for k, v in sorted(value.items()))
     if isinstance(value, list):
         return ", ".join(compact(v) for v in value) or "none"
     return json.dumps(value) if value is None or isinstance(value, bool) else str(value)
