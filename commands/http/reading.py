@@ -33,8 +33,10 @@ def read_view(svc: Service, match_id: str, viewer: str, round: int | None,
     return view(match, viewer, round)
 
 
-def read_inbox(svc: Service, match_id: str, player: str) -> dict[str, Any]:
-    found = svc.views.inbox(match_id, player)
+def read_inbox(svc: Service, match_id: str, player: str, min_seq: int = 0) -> dict[str, Any]:
+    """Projected, unless the projection has not reached `min_seq` (a receipt just given)."""
+    fresh = not min_seq or svc.views.seqs([match_id]).get(match_id, 0) >= min_seq
+    found = svc.views.inbox(match_id, player) if fresh else None
     if found is not None:
         return found
     match = svc.arbiter.match(match_id)

@@ -77,7 +77,7 @@ def player_page(svc: Service, match_id: str, player: str, token: str, *, round: 
                 min_seq: int = 0, sent: int | None = None,
                 refused: dict[str, Any] | None = None, status: int = 200) -> HTMLResponse:
     view = read_view(svc, match_id, player, round, min_seq)
-    inbox = read_inbox(svc, match_id, player)
+    inbox = read_inbox(svc, match_id, player, min_seq)
     season = story.season_of(view)
     standings = read_standings(svc, season, player) if season else None
     mine = next((r for r in (standings or {}).get("players", []) if r["player"] == player),
