@@ -152,7 +152,7 @@ def args_for(svc: Service, match_id: str, player: str, name: str,
 def receipt(match_id: MatchId, seq: int, request: Request, svc: Svc) -> Response:
     """One receipt as a file to keep (`arbiter receipt verify` reads it)."""
     player, _ = signed_in_player(svc, request, match_id)
-    found = next((r for r in read_inbox(svc, match_id, player)["receipts"] if r["seq"] == seq),
+    found = next((r for r in read_inbox(svc, match_id, player, seq)["receipts"] if r["seq"] == seq),
                  None)
     if found is None:
         raise ApiError(404, "not_found", f"no receipt of yours at entry {seq}")
