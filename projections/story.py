@@ -148,12 +148,13 @@ def chapters(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 # -- the rest of the game's surface ---------------------------------------------------------
 
-def picture(view: dict[str, Any]) -> str | None:
-    """The game's SVG of the viewer's summary, else the match's timeline."""
+def picture(view: dict[str, Any], open_round: int | None = None) -> str | None:
+    """The game's SVG of the viewer's summary, else the match's timeline (`open_round`: the
+    round open at that moment, where the reader knows it)."""
     game = get_game(view["game"])
     draw = getattr(game, "picture", None)
     drawn = draw(view["summary"]) if draw else None
-    return drawn if drawn is not None else timeline(view, results_of(view))
+    return drawn if drawn is not None else timeline(view, results_of(view), open_round)
 
 
 def scoreboard(view: dict[str, Any]) -> dict[str, Any] | None:

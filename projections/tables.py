@@ -247,15 +247,17 @@ class ArbiterViews(TrackingRecorder, ABC):
             return self.rows(curs, "SELECT round, size, note FROM {p}checkpoints WHERE "
                                    "match_id = :match_id ORDER BY idx", match_id=match_id)
 
-    def matches(self, season: str | None = None) -> list[dict[str, Any]]:
-        """Every projected match (of `season`): game, players, open round, whether it ended,
-        and the results it published at its end."""
-        where = "" if season is None else "WHERE m.season = :season "
+    def matches(self, season: str | None = None,
+                match_id: str | None = None) -> list[dict[str, Any]]:
+        """Every projected match (of `season`, or the one `match_id`): game, players, open
+        round, whether it ended, and the results it published at its end."""
+        where = ("WHERE m.match_id = :match_id " if match_id is not None
+                 else "WHERE m.season = :season " if season is not None else "")
         with self.reading() as curs:
             found = self.rows(curs, "SELECT m.match_id, m.season, m.game, m.players, m.round, "
                                     "m.ended, r.results FROM {p}matches m LEFT JOIN {p}results r "
                                     f"ON r.match_id = m.match_id {where}ORDER BY m.match_id",
-                              season=season)
+                              season=season, match_id=match_id)
         return [{"match": row["match_id"], "season": row["season"], "game": row["game"],
                  "players": json.loads(row["players"]), "round": row["round"],
                  "ended": bool(row["ended"]),

@@ -9,9 +9,13 @@ from xml.sax.saxutils import escape
 WIDTH, HEIGHT, STEP = 360, 120, 44
 
 
-def timeline(view: dict[str, Any], results: dict[str, Any] | None) -> str:
-    last = view["as_of"]["round"] or 0
+def timeline(view: dict[str, Any], results: dict[str, Any] | None,
+             open_round: int | None) -> str | None:
+    """`open_round`: the round open now (None: the last one logged)."""
+    last = max(view["as_of"]["round"] or 0, open_round or 0)
     rounds = list(range(1, last + 1))
+    if not rounds:
+        return None  # the opening: nothing to draw yet
     over = results is not None
     first = sorted(p for p, rank in (results or {}).get("ranks", {}).items() if rank == 1)
     said = (f"{len(rounds)} round{'' if len(rounds) == 1 else 's'} played"
@@ -21,7 +25,7 @@ def timeline(view: dict[str, Any], results: dict[str, Any] | None) -> str:
     dots = []
     for i, n in enumerate(shown):
         x = 30 + i * STEP
-        done = over or n < last
+        done = over or n < last or (open_round is not None and n < open_round)
         dots.append(f'<circle cx="{x}" cy="50" r="14" class="{"done" if done else "open"}"/>'
                     f'<text x="{x}" y="55" text-anchor="middle">{n}</text>')
         if i:

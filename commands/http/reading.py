@@ -44,9 +44,11 @@ def read_inbox(svc: Service, match_id: str, player: str, min_seq: int = 0) -> di
     return inbox(match, player)
 
 
-def read_dashboard(svc: Service, match_id: str) -> dict[str, Any]:
+def read_dashboard(svc: Service, match_id: str, min_seq: int = 0) -> dict[str, Any]:
     found = svc.views.dashboard(match_id)
-    return dashboard(svc.arbiter.match(match_id)) if found is None else found
+    if found is None or found["seq"] < min_seq:
+        return dashboard(svc.arbiter.match(match_id))
+    return found
 
 
 def read_standings(svc: Service, season: str, viewer: str) -> dict[str, Any]:
@@ -80,7 +82,13 @@ def read_checkpoints(svc: Service, match_id: str) -> list[dict[str, Any]]:
 def read_matches(svc: Service, season: str | None = None) -> list[dict[str, Any]]:
     """Every match (of `season`) the views hold: game, players, open round, whether it ended,
     and its public results."""
-    return svc.views.matches(season)
+    return svc.views.matches(season=season)
+
+
+def read_match(svc: Service, match_id: str) -> dict[str, Any] | None:
+    """One match as `read_matches` lists it, once the views hold it."""
+    found = svc.views.matches(match_id=match_id)
+    return found[0] if found else None
 
 
 def read_seasons(svc: Service) -> list[str]:

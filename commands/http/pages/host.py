@@ -88,9 +88,10 @@ def match_page(svc: Service, match_id: str, token: str, *, min_seq: int = 0,
                done: str | None = None, refused: dict[str, Any] | None = None,
                link: dict[str, str] | None = None, status: int = 200) -> HTMLResponse:
     view = read_view(svc, match_id, HOST, None, min_seq)
-    context = told(view)
+    dashboard = read_dashboard(svc, match_id, min_seq)
+    context = told(view, dashboard["round"])
     return page("host_match.html", status=status, **context, csrf=csrf_of(token),
-                dashboard=read_dashboard(svc, match_id),
+                dashboard=dashboard,
                 forms=[] if context["ended"] else story.forms(view, HOST),
                 form_id=secrets.token_urlsafe(12), done=done, refused=refused, link=link)
 
@@ -123,8 +124,8 @@ def acting(svc: Service, request: Request, match_id: str, action: str,
             link = {"player": player, "path": f"/m/{path_part(match_id)}/join#"
                                               f"{svc.tokens.issue(match_id, player)}"}
             return match_page(svc, match_id, token, link=link)
-        name, args = ACTIONS[action](svc, match_id, data)
-        seqs = send(svc, match_id, name, args, data)
+        names, args = ACTIONS[action](svc, match_id, data)
+        name, seqs = send(svc, match_id, names, args, data)
     except RuleViolation as error:
         refused = {"action": action, "command": str(data.get("command") or ""), "values": {},
                    "code": error.code, "message": error.message}
@@ -138,7 +139,7 @@ def check_plays_in(svc: Service, match_id: str, player: str) -> None:
 
 
 def send(svc: Service, match_id: str, name: str | list[str], args: dict[str, Any],
-         data: FormData) -> list[int]:
+         data: FormData) -> tuple[str, list[int]]:
     """The command, or the first of the game's closes the rules accept (as `arbiter match
     close-round` and the deadlines do)."""
     form_id = str(data.get("id") or "")[:100] or None
@@ -146,7 +147,7 @@ def send(svc: Service, match_id: str, name: str | list[str], args: dict[str, Any
     refusals = []
     for each in names:
         try:
-            return svc.submit(match_id, HOST, each, args, client_id(HOST, form_id)).seqs
+            return each, svc.submit(match_id, HOST, each, args, client_id(HOST, form_id)).seqs
         except RuleViolation as error:  # not this phase's close
             refusals.append(error)
     raise refusals[0] if refusals else RuleViolation("wrong_state", "this game has no closes")

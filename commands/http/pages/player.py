@@ -18,7 +18,7 @@ from commands.http.auth import Svc
 from commands.http.errors import ApiError
 from commands.http.models import MatchId
 from commands.http.pages import forms as posted
-from commands.http.pages.public import told
+from commands.http.pages.public import open_round_of, told
 from commands.http.pages.session import (
     PLAYER_COOKIE,
     csrf_of,
@@ -82,7 +82,7 @@ def player_page(svc: Service, match_id: str, player: str, token: str, *, round: 
     standings = read_standings(svc, season, player) if season else None
     mine = next((r for r in (standings or {}).get("players", []) if r["player"] == player),
                 None)
-    context = told(view)
+    context = told(view, open_round_of(svc, match_id, round))
     live = round is None and not context["ended"]
     return page("player.html", status=status, **context, player=player, round=round,
                 forms=story.forms(view, player) if live else [],
@@ -127,7 +127,8 @@ def send(svc: Service, request: Request, match_id: str, data: FormData) -> Respo
                              client_id(player, form_id))
     except RuleViolation as error:
         refused = {"command": name, "code": error.code, "message": error.message,
-                   "values": {k: data.getlist(k) for k in data if k.startswith("arg.")}}
+                   "values": {k: data.getlist(k) for k in data
+                              if k.startswith("arg.") or k == "free.args"}}
         return player_page(svc, match_id, player, token, round=None, refused=refused,
                            status=422)
     seq = outcome.receipt.seq if outcome.receipt else outcome.seqs[0]

@@ -14,6 +14,7 @@ from commands.http.pages.session import player_of
 from commands.http.pages.templating import page
 from commands.http.reading import (
     read_checkpoints,
+    read_match,
     read_matches,
     read_seasons,
     read_standings,
@@ -34,18 +35,28 @@ def index(svc: Svc) -> HTMLResponse:
                 winners={m["match"]: story.winners(m["results"]) for m in matches})
 
 
-def told(view: dict[str, Any]) -> dict[str, Any]:
-    """What every page of a match shows of one viewer's view."""
-    return {"view": view, "chapters": story.chapters(view), "picture": story.picture(view),
+def told(view: dict[str, Any], open_round: int | None = None) -> dict[str, Any]:
+    """What every page of a match shows of one viewer's view (`open_round`: the round open
+    then, where known)."""
+    return {"view": view, "chapters": story.chapters(view), "open_round": open_round,
+            "picture": story.picture(view, open_round),
             "scoreboard": story.scoreboard(view), "results": story.results_of(view),
             "abandoned": story.abandoned(view), "ended": story.ended(view),
             "deadline": story.deadline_of(view), "rounds": story.rounds_of(view),
             "players": story.players_of(view), "season": story.season_of(view)}
 
 
+def open_round_of(svc: Service, match_id: str, round: int | None) -> int | None:
+    """The round open at the moment a page shows: after round N as of its end, else now."""
+    if round is not None:
+        return round + 1
+    found = read_match(svc, match_id)
+    return found["round"] if found else None
+
+
 def public_page(svc: Service, match_id: str, round: int | None) -> dict[str, Any]:
     view = read_view(svc, match_id, PUBLIC, round, 0)
-    context = told(view)
+    context = told(view, open_round_of(svc, match_id, round))
     season = context["season"]
     standings = read_standings(svc, season, PUBLIC) if season else None
     players = set(context["players"])

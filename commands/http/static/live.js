@@ -1,5 +1,5 @@
-// Live updates: the page reloads when the match's public log grows (server-sent events from
-// /matches/{match}/events), unless the reader is filling in a form. The page works without it.
+// The match pages' one script: the round slider shows the round it points at, and the page
+// reloads when the match's public log grows (server-sent events from /matches/{match}/events),
 (function () {
   "use strict";
   var slider = document.getElementById("round-slider");
