@@ -20,7 +20,7 @@ from audit.signing import sign_round
 from commands.store import database_url, persistence_env
 from domain.checkpoints import MatchCheckpoints
 from domain.decider import HOST, Command
-from domain.envelope import salt
+from domain.envelope import GENESIS_PREV, forgery, salt
 from domain.errors import RuleViolation
 from domain.match import Match, MatchSnapshot, parse_salt_key
 from domain.records import may_see, own_parts, shown
@@ -29,6 +29,18 @@ from domain.season import Season
 RETRIES = 20
 READ_CACHE = 256  # matches whose reader copy is kept between reads
 T = TypeVar("T")
+
+
+def check_stored(match: Match | None, record: dict[str, Any]) -> None:
+    """Views refuse to show an entry whose stored bytes do not match its hash."""
+    if match is None:  # the genesis entry: it hashes alone, and names the key of the rest
+        salt_key, prev = bytes(32), GENESIS_PREV
+    else:
+        salt_key, prev = parse_salt_key(match.salt_key), match.records[-1]["entry"]["hash"]
+    problem = forgery(record, salt_key, prev)
+    if problem is not None:
+        raise RuleViolation("forged_entry", f"match {record['entry']['match']}: {problem} "
+                            "(the store was changed outside Arbiter; `arbiter check` tells more)")
 
 
 @dataclass(frozen=True)
@@ -150,6 +162,7 @@ class Arbiter(Application):
             news = list(self.repository.event_store.get(
                 aggregate_id, gt=reader.version if reader else None))
             for domain_event in news:
+                check_stored(reader, domain_event.record)
                 reader = domain_event.mutate(reader)
             if reader is None:
                 raise RuleViolation("unknown_match", f"no match {match_id!r}")

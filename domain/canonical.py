@@ -14,8 +14,29 @@ class NotCanonical(ValueError):
     """A value the ledger refuses to hash: a float, a huge integer, a non-JSON type."""
 
 
-def check(value: Any, path: str = "$") -> None:
-    """Refuse floats, integers outside ±(2^53−1), non-string keys and non-JSON types."""
+def check(value: Any) -> None:
+    """Refuse floats, integers outside ±(2^53−1), non-string keys and non-JSON types; the
+    error names where in `value` the first one is."""
+    if not _plain(value):
+        _explain(value, "$")
+
+
+def _plain(value: Any) -> bool:
+    """The hot path (every entry of every command): no path strings built."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+    if kind is dict:
+        return all(type(key) is str and _plain(item) for key, item in value.items())
+    if kind is list or kind is tuple:
+        return all(_plain(item) for item in value)
+    return False
+
+
+def _explain(value: Any, path: str) -> None:
+    """Raise NotCanonical for the first value `_plain` refuses, naming where it is."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return
     if isinstance(value, int):
@@ -28,11 +49,11 @@ def check(value: Any, path: str = "$") -> None:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise NotCanonical(f"{path}: key {key!r} is not a string")
-            check(item, f"{path}.{key}")
+            _explain(item, f"{path}.{key}")
         return
     if isinstance(value, list | tuple):
         for index, item in enumerate(value):
-            check(item, f"{path}[{index}]")
+            _explain(item, f"{path}[{index}]")
         return
     raise NotCanonical(f"{path}: {type(value).__name__} is not a JSON value")
 

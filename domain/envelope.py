@@ -69,3 +69,21 @@ def seal_entry(
     }
     entry["hash"] = entry_hash(entry)
     return entry
+
+
+def forgery(record: dict[str, Any], salt_key: bytes, prev: str) -> str | None:
+    """What is wrong with a stored record, or None when its entry hashes to its `hash`, follows
+    `prev`, and each sealed part opens its commitment: a row edited in the database, found
+    before any view shows it."""
+    entry = record["entry"]
+    seq = entry["seq"]
+    if entry_hash(entry) != entry["hash"]:
+        return f"entry {seq} does not hash to its hash"
+    if entry["prev"] != prev:
+        return f"entry {seq} does not follow the entry before it"
+    parts = record["parts"]
+    if len(parts) != len(entry["seals"]) or any(
+            commitment(salt(salt_key, seq, i), part) != sealed
+            for i, (part, sealed) in enumerate(zip(parts, entry["seals"], strict=False))):
+        return f"entry {seq}: a sealed part does not open its commitment"
+    return None

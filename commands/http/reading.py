@@ -22,12 +22,15 @@ def check_plays(match: Match, viewer: str) -> None:
 
 def read_view(svc: Service, match_id: str, viewer: str, round: int | None,
               min_seq: int) -> dict[str, Any]:
-    """The view as of now (projected, if the projection has reached `min_seq`), or as of
-    the end of `round` (replayed)."""
-    if round is None:
+    """The view as of now or as of the end of `round`: projected, if the projection has
+    reached `min_seq` (and the match's present), else replayed from the log."""
+    found = None if round is None else svc.views.view(match_id, viewer, round)
+    if found is None:
         found = svc.views.view(match_id, viewer)
-        if found is not None and found["as_of"]["seq"] >= min_seq:
-            return found
+        if found is not None and found["as_of"]["seq"] < min_seq:
+            found = None
+    if found is not None:
+        return found
     match = svc.arbiter.match(match_id)
     check_plays(match, viewer)
     return view(match, viewer, round)

@@ -15,7 +15,7 @@ from domain.games.kings_court.player_commands import ANNOYED_CHECK_PRICE, PEEK_P
 from domain.games.kings_court.results import finished, results, round_of
 from domain.games.kings_court.setup import RoleSet, Setup
 from domain.games.kings_court.state import State
-from domain.games.kings_court.summary import summarize
+from domain.games.kings_court.summary import summarize, summary_start, summary_step
 from domain.rng import Rng
 
 RULES_VERSION = "kings_court/1"
@@ -44,4 +44,6 @@ __all__ = [
     "results",
     "round_of",
     "summarize",
+    "summary_start",
+    "summary_step",
 ]

@@ -16,7 +16,14 @@ Data = Mapping[str, Any]
 
 
 def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
-    view: View = {
+    view = summary_start(viewer)
+    for event in events:
+        summary_step(view, event)
+    return view
+
+
+def summary_start(viewer: str) -> dict[str, Any]:
+    return {
         "viewer": viewer,
         "game": 0,
         "round": 0,
@@ -35,15 +42,16 @@ def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
         "garnets": {},  # player -> [{amount, reason}]
         "end": {},
     }
-    for event in events:
-        handler = FOLDS.get(event.kind)
-        if handler:
-            handler(view, event.data)
-        for posting in event.postings:
-            if posting.asset == "garnets":
-                change = {"amount": posting.amount, "reason": posting.reason}
-                view["garnets"].setdefault(posting.player, []).append(change)
-    return view
+
+
+def summary_step(view: View, event: Event) -> None:
+    handler = FOLDS.get(event.kind)
+    if handler:
+        handler(view, event.data)
+    for posting in event.postings:
+        if posting.asset == "garnets":
+            change = {"amount": posting.amount, "reason": posting.reason}
+            view["garnets"].setdefault(posting.player, []).append(change)
 
 
 def _in_game(view: View, key: str, game: int) -> dict[str, Any]:

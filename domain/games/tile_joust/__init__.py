@@ -21,7 +21,7 @@ from domain.games.tile_joust.evolve import evolve
 from domain.games.tile_joust.results import finished, results, round_of
 from domain.games.tile_joust.setup import Setup
 from domain.games.tile_joust.state import State
-from domain.games.tile_joust.summary import summarize
+from domain.games.tile_joust.summary import summarize, summary_start, summary_step
 from domain.rng import Rng
 
 RULES_VERSION = "tile_joust/1"
@@ -52,4 +52,6 @@ __all__ = [
     "results",
     "round_of",
     "summarize",
+    "summary_start",
+    "summary_step",
 ]

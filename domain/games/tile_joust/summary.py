@@ -17,7 +17,14 @@ Data = Mapping[str, Any]
 
 
 def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
-    view: View = {
+    view = summary_start(viewer)
+    for event in events:
+        summary_step(view, event)
+    return view
+
+
+def summary_start(viewer: str) -> dict[str, Any]:
+    return {
         "viewer": viewer,
         "variant": None,
         "players": [],
@@ -40,11 +47,12 @@ def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
         "revealed": None,
         "orderings": None,  # the host's, from the opening
     }
-    for event in events:
-        fold = FOLDS.get(event.kind)
-        if fold:
-            fold(view, event.data)
-    return view
+
+
+def summary_step(view: View, event: Event) -> None:
+    fold = FOLDS.get(event.kind)
+    if fold:
+        fold(view, event.data)
 
 
 def _counts(view: View, hands: Data) -> None:
