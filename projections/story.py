@@ -124,10 +124,16 @@ def default_title(round: int) -> str:
     return "The opening" if round == 0 else f"Round {round}"
 
 
+def settled(value: Any) -> Any:
+    """`value` with every object's keys in order, as the view tables hand it out: a view
+    replayed from the log and one read from the tables then tell the same words."""
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
 def chapters(view: dict[str, Any]) -> list[dict[str, Any]]:
     """The match as `view`'s viewer may read it, one chapter per round with something told."""
     game = get_game(view["game"])
-    events, viewer = view["events"], view["viewer"]
+    events, viewer = settled(view["events"]), view["viewer"]
     narrate = getattr(game, "narrate", None)
     told = narrate(events, viewer) if narrate else generic_chapters(events)
     by_round = {c["round"]: {"round": c["round"], "title": c["title"],
@@ -153,13 +159,13 @@ def picture(view: dict[str, Any], open_round: int | None = None) -> str | None:
     round open at that moment, where the reader knows it)."""
     game = get_game(view["game"])
     draw = getattr(game, "picture", None)
-    drawn = draw(view["summary"]) if draw else None
+    drawn = draw(settled(view["summary"])) if draw else None
     return drawn if drawn is not None else timeline(view, results_of(view), open_round)
 
 
 def scoreboard(view: dict[str, Any]) -> dict[str, Any] | None:
     board = getattr(get_game(view["game"]), "scoreboard", None)
-    return board(view["summary"]) if board else None
+    return board(settled(view["summary"])) if board else None
 
 
 def forms(view: dict[str, Any], viewer: str) -> list[dict[str, Any]]:
@@ -168,7 +174,7 @@ def forms(view: dict[str, Any], viewer: str) -> list[dict[str, Any]]:
     game = get_game(view["game"])
     drawn = getattr(game, "forms", None)
     if drawn is not None:
-        return drawn(view["summary"], viewer)
+        return drawn(settled(view["summary"]), viewer)
     side = HOST if viewer == HOST else "player"
     players = players_of(view)
     return [{"command": name, "label": spec.label or words(name),
