@@ -27,7 +27,17 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from audit.bundle import CHECKPOINT, ENTRY, FULL, HEADER, OPENED, OPENING, Header, kind_of
+from audit.bundle import (
+    CHECKPOINT,
+    ENTRY,
+    FULL,
+    GENESIS_FLAGS,
+    HEADER,
+    OPENED,
+    OPENING,
+    Header,
+    kind_of,
+)
 from audit.canonical import (
     EVENT_PREFIX,
     NotCanonical,
@@ -102,41 +112,53 @@ class Audit:
     seed_revealed: bool = False
     ended: bool = False
 
-    def report(self) -> list[str]:
-        """One screen: what was checked and what it showed."""
+    def title(self) -> str:
         h = self.header
-        lines = [f"{h.kind} bundle of match {h.match}: {h.game} ({h.rules_version}), "
-                 f"season {h.season}, {len(h.players)} players",
-                 f"entries      {self.entries}: every line canonical, every hash and chain "
-                 "link holds"]
+        return (f"{h.kind} bundle of match {h.match}: {h.game} ({h.rules_version}), season "
+                f"{h.season}, {len(h.players)} players")
+
+    def findings(self) -> list[tuple[str, str]]:
+        """What was checked and what it showed, as (what, finding) pairs."""
+        h = self.header
+        found = [("entries", f"{self.entries}: every line canonical, every hash and chain link "
+                  "holds")]
         if h.kind == FULL:
-            lines.append(f"openings     {self.opened} sealed parts open to their commitments "
-                         "with the salts the salt key derives")
+            found.append(("openings", f"{self.opened} sealed parts open to their commitments "
+                          "with the salts the salt key derives"))
         seed = "revealed at the end: it matches its commitment and re-derives the match seed" \
             if self.seed_revealed else "not revealed yet"
         if h.kind == FULL:
             seed = f"the header's host seed matches its commitment; {seed}"
-        lines.append(f"seed         {seed}")
+        if h.weak_seed:
+            seed += " (a weak seed, under 128 bits: the host allowed it)"
+        found.append(("seed", seed))
         if self.checkpoints:
             last = self.checkpoints[-1]
-            lines.append(f"checkpoints  {len(self.checkpoints)}, each extending the one before; "
-                         f"the last (round {last.round}) covers {last.size} of {self.entries} "
-                         "entries")
+            found.append(("checkpoints", f"{len(self.checkpoints)}, each extending the one "
+                          f"before; the last (round {last.round}) covers {last.size} of "
+                          f"{self.entries} entries"))
             source = "pinned with --key" if self.pinned else \
                 "named by the header: pass --key to pin the key the host published"
-            lines.append(f"signed by    {self.signer} ({source})")
+            found.append(("signed by", f"{self.signer} ({source})"))
+        elif h.unsigned:
+            found.append(("checkpoints", "none: the host created this match unsigned (its "
+                          "genesis entry says so): nothing in this bundle is signed"))
         else:
-            lines.append("checkpoints  none: nothing in this bundle is signed")
+            found.append(("checkpoints", "none: nothing in this bundle is signed"))
         if self.match is not None:
-            lines.append(f"rules        re-ran every command: all {self.entries} entries and "
-                         f"{len(self.checkpoints)} signed state roots reproduced")
+            found.append(("rules", f"re-ran every command: all {self.entries} entries and "
+                          f"{len(self.checkpoints)} signed state roots reproduced"))
         if self.results is not None:
             ranks = ", ".join(f"{p} {r}" for p, r in self.results.get("ranks", {}).items())
-            lines.append(f"outcome      {self.results.get('outcome')}; ranks {ranks}")
+            found.append(("outcome", f"{self.results.get('outcome')}; ranks {ranks}"))
         elif not self.ended:
-            lines.append("outcome      the match has not ended")
-        lines.append("verified")
-        return lines
+            found.append(("outcome", "the match has not ended"))
+        return found
+
+    def report(self) -> list[str]:
+        """One screen: what was checked and what it showed."""
+        return [self.title(), *(f"{what:<12} {finding}" for what, finding in self.findings()),
+                "verified"]
 
 
 def verify(stream: Iterable[bytes], key: VerifierKey | None = None,
@@ -298,9 +320,11 @@ class _Verifier:
         if e["seq"] == 1:
             genesis = {"game": h.game, "rules_version": h.rules_version, "season": h.season,
                        "players": h.players, "seed_commitment": h.seed_commitment}
+            genesis |= {flag: True for flag in GENESIS_FLAGS if getattr(h, flag)}
             if e["kind"] != "MatchCreated" or e["public"] != genesis or e["round"] != 0:
                 raise AuditError("header_mismatch", "the header's game, rules version, season, "
-                                 "players or seed commitment differ from the genesis entry", 1)
+                                 "players, seed commitment, weak seed or unsigned flag differ "
+                                 "from the genesis entry", 1)
         elif e["seals"][:1] != [h.setup_commitment]:
             raise AuditError("header_mismatch", "the header's setup commitment is not the "
                              "sealed setup's", 2)
@@ -410,6 +434,9 @@ class _Verifier:
                 not isinstance(c["note"], str) or not isinstance(c["consistency"], list):
             raise AuditError("malformed_checkpoint", "a checkpoint line is {note, consistency}",
                              seq)
+        if self.audit.header.unsigned:
+            raise AuditError("unexpected_line", "a checkpoint in the bundle of a match created "
+                             "unsigned", seq)
         if not self.keys:
             raise AuditError("no_host_key", "the header names no host key: pass --key", seq)
         note = c["note"]

@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from audit import keys
 from bench.stores import SERVER, on_both_stores
 from commands.app import Arbiter
 from commands.http.app import create_app
@@ -43,10 +44,11 @@ def timed(client: TestClient, path: str, repeat: int) -> tuple[float, float]:
 
 
 def run(url: str, repeat: int) -> None:
-    app = Arbiter(url)
+    signer = keys.generate("bench-host")
+    app = Arbiter(url, signer=signer)
     for file in FILES:
         play(app, file)
-    with TestClient(create_app(Settings(url=url))) as client:
+    with TestClient(create_app(Settings(url=url, signer=signer))) as client:
         views = client.app.state.service.views  # type: ignore[attr-defined]
         wanted = {f.match: app.match(f.match).version for f in FILES}
         deadline = time.monotonic() + 120

@@ -2,12 +2,12 @@
 
 The same sentences as the match's public page (`projections.story`), one per short line, the
 round's signed checkpoint in a code block, split into messages under Discord's limit of 2,000
-characters. Reads the public view only, so it can be pasted anywhere.
+characters. Reads the public view only, so it can be pasted anywhere. The store and the games
+are imported when the command runs (docs/cli.md).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from contextlib import closing
 from typing import Any
@@ -15,11 +15,11 @@ from urllib.parse import quote
 
 import click
 
-from commands.app import Arbiter
+from commands import render
+from commands.console import app_of, json_option
+from commands.inputs import check_round
 from domain.decider import PUBLIC
 from domain.errors import RuleViolation
-from projections import story
-from projections.views import view
 
 LIMIT = 2000  # characters in one Discord message
 SEPARATOR = "\n\n--- next message ---\n\n"
@@ -33,6 +33,8 @@ def plain(text: str) -> str:
 def announcement(public: dict[str, Any], round: int, checkpoints: list[dict[str, Any]],
                  url: str | None = None) -> list[str]:
     """Round `round` of a public view (as of the end of that round) as messages."""
+    from projections import story
+
     chapter = next((c for c in story.chapters(public) if c["round"] == round), None)
     if chapter is None:
         raise RuleViolation("nothing_to_announce", f"round {round} has nothing public to tell")
@@ -60,24 +62,29 @@ def packed(head: str, blocks: list[str]) -> list[str]:
 
 
 def last_told(public: dict[str, Any]) -> int:
+    from projections import story
+
     chapters = story.chapters(public)
     return chapters[-1]["round"] if chapters else 0
 
 
-@click.command("announce")
+@click.command("announce", short_help="A round's public story, to paste in Discord.")
 @click.argument("match_id", metavar="MATCH")
-@click.option("--round", "round_", type=click.IntRange(0), default=None,
+@click.option("--round", "round_", type=int, default=None,
               help="The round to tell (default: the latest round with something public).")
 @click.option("--url", envvar="ARBITER_PUBLIC_URL", default=None,
               help="Where `arbiter serve` is reached: adds a link to the page of the round.")
-@click.option("--json", "as_json", is_flag=True, help="The messages as a JSON list.")
+@json_option
 @click.pass_context
 def announce(ctx: click.Context, match_id: str, round_: int | None, url: str | None,
              as_json: bool) -> None:
     """Print a round's public story as Discord-ready markdown, with its signed checkpoint."""
-    with closing(Arbiter(ctx.obj["db"])) as app:
+    from projections.views import view
+
+    with closing(app_of(ctx, signing=False)) as app:
         match = app.match(match_id)
+        check_round(round_, match.round, match.ended, match_id)
         round_ = last_told(view(match, PUBLIC)) if round_ is None else round_
         public = view(match, PUBLIC, round_)
         messages = announcement(public, round_, app.checkpoints(match_id).notes, url)
-    click.echo(json.dumps(messages, indent=2) if as_json else SEPARATOR.join(messages))
+    render.emit(messages, as_json, SEPARATOR.join(messages))

@@ -85,7 +85,11 @@ class Arbiter(Application):
     dominate a submission). Writers take the aggregate itself from the cache under a
     per-aggregate lock, and evict it when a save fails. Readers never touch it: each match has
     a reader's copy of its own, brought up to date from the store under a lock of its own,
-    and a read returns an immutable snapshot of it (`MatchSnapshot`)."""
+    and a read returns an immutable snapshot of it (`MatchSnapshot`).
+
+    The host's `signer` signs a checkpoint at every round close. Without one, a match can
+    only be created unsigned (on the host's say-so, recorded in its genesis entry), and a
+    round of a signed match does not close: nothing is ever left unsigned by accident."""
 
     name = "arbiter"
     env: ClassVar[dict[str, str]] = {"AGGREGATE_CACHE_MAXSIZE": "256"}
@@ -174,10 +178,14 @@ class Arbiter(Application):
 
     def create_match(self, *, match_id: str, season: str, game: str, setup: Mapping[str, Any],
                      host_seed: str, salt_key: str, at: str | None = None,
-                     allow_weak_seed: bool = False) -> Outcome:
+                     allow_weak_seed: bool = False, unsigned: bool = False) -> Outcome:
         def attempt() -> Outcome:
             if Match.create_id(match_id) in self.repository:
                 raise RuleViolation("match_exists", f"match {match_id!r} exists already")
+            if self.signer is None and not unsigned:
+                raise RuleViolation("no_host_key", "no host key to sign the match's "
+                                    "checkpoints: run `arbiter init` first, or create the "
+                                    "match unsigned (--unsigned)")
             with self._writing(Season.create_id(season)) as season_id:
                 the_season = self._load(season_id, "unknown_season", season)
                 players = list(setup.get("players") or [])
@@ -185,7 +193,7 @@ class Arbiter(Application):
                 match = Match.configure(match_id=match_id, season=season, game_id=game,
                                         setup=setup, host_seed=host_seed, salt_key=salt_key,
                                         garnets=the_season.garnets(players), at=at,
-                                        allow_weak_seed=allow_weak_seed)
+                                        allow_weak_seed=allow_weak_seed, unsigned=unsigned)
                 self.save(match, the_season, MatchCheckpoints(match_id=match_id))
                 return self._outcome(match, HOST, [1, 2])
 
@@ -220,7 +228,12 @@ class Arbiter(Application):
                     for seq in range(before + 1, match.version + 1):
                         season.post(match_id, seq, match.records[seq - 1]["postings"])
                     closed = match.round != round_before or match.ended != ended_before
-                    if closed and self.signer is not None:
+                    if closed and self.signer is None and not match.unsigned:
+                        raise RuleViolation("no_host_key", "no host key to sign the checkpoint "
+                                            f"of round {round_before} of {match_id}: run "
+                                            "`arbiter init` first, or set ARBITER_HOST_KEY to "
+                                            "the host's key file")
+                    if closed and self.signer is not None and not match.unsigned:
                         with self._writing(MatchCheckpoints.create_id(match_id)) as cid:
                             checkpoints = self._load(cid, "unknown_match", match_id)
                             self._sign_checkpoint(match, checkpoints, round_before)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+import orjson
 import rfc8785
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -58,16 +58,21 @@ def _explain(value: Any, path: str) -> None:
     raise NotCanonical(f"{path}: {type(value).__name__} is not a JSON value")
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"),
-                            allow_nan=False, check_circular=False)
+_SORTED = orjson.OPT_SORT_KEYS
 
 
 def canonical(value: Any) -> bytes:
-    """The RFC 8785 bytes of `value`, after `check`.
-
-    For integer-only values Python's encoder with sorted keys writes the same text whenever
-    that text is ASCII (same key order, same escapes), several times faster; anything else
-    (where UTF-16 key order may differ) goes through `rfc8785`."""
+    """The RFC 8785 bytes of `value`, after `check`."""
     check(value)
-    text = _ENCODER.encode(value)
-    return text.encode() if text.isascii() else rfc8785.dumps(value)
+    return encoded(value)
+
+
+def encoded(value: Any) -> bytes:
+    """The RFC 8785 bytes of a value already known to be plain JSON (read back from the store).
+
+    For integer-only values orjson with sorted keys writes the same bytes whenever they are
+    ASCII (same key order, same escapes; tests/audit/test_bundle.py checks every ASCII
+    character), several times faster; anything else (where UTF-16 key order may differ) goes
+    through `rfc8785`."""
+    text = orjson.dumps(value, option=_SORTED)
+    return text if text.isascii() else rfc8785.dumps(value)

@@ -57,6 +57,11 @@ class Reading:
     def ended(self) -> bool:
         return self.phase == ENDED
 
+    @property
+    def unsigned(self) -> bool:
+        """The host created the match without signed checkpoints (its genesis entry says so)."""
+        return bool(self.records[0]["entry"]["public"].get("unsigned"))
+
     def results(self) -> dict[str, Any] | None:
         return None if self.state is None else self.game.results(self.state)
 
@@ -99,9 +104,11 @@ class Match(Reading, Aggregate):
         garnets: Mapping[str, int],
         at: str | None = None,
         allow_weak_seed: bool = False,
+        unsigned: bool = False,
     ) -> Match:
         """Create the match: a public genesis entry, then the host's sealed setup. A seed under
-        128 bits is refused unless the host allows it; the genesis entry then says so."""
+        128 bits is refused unless the host allows it; the genesis entry then says so. So it
+        does of a match the host chose to run without signed checkpoints."""
         game = get_game(game_id)
         parsed = parse_setup(game, setup)
         weak = check_host_seed(host_seed, allow_weak_seed)
@@ -115,6 +122,8 @@ class Match(Reading, Aggregate):
         }
         if weak:
             created["weak_seed"] = True
+        if unsigned:
+            created["unsigned"] = True
         genesis = seal_entry(
             match=match_id, seq=1, round=0, prev=GENESIS_PREV, salt_key=key,
             public=_public("MatchCreated", HOST, at, created), parts=[],

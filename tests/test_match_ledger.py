@@ -10,13 +10,14 @@ from domain.envelope import GENESIS_PREV, commitment, entry_hash, salt
 from domain.errors import RuleViolation
 from domain.match import parse_salt_key
 from projections.views import view
+from tests.support.host_key import SIGNER
 
 PLAYERS = ["ann", "bob", "cy"]
 SEED = "s" * 40
 SALT_KEY = "ab" * 32
 
 
-def new_match(app, match_id="m1", garnets=(5, 1, 0), rounds=2):
+def new_match(app, match_id="m1", garnets=(5, 1, 0), rounds=2, unsigned=False):
     app.create_season("spring")
     for player, amount in zip(PLAYERS, garnets, strict=True):
         app.register("spring", player)
@@ -24,7 +25,7 @@ def new_match(app, match_id="m1", garnets=(5, 1, 0), rounds=2):
             app.grant("spring", player, "garnets", amount, "starting purse")
     app.create_match(match_id=match_id, season="spring", game="sealed_bid",
                      setup={"players": PLAYERS, "rounds": rounds}, host_seed=SEED,
-                     salt_key=SALT_KEY)
+                     salt_key=SALT_KEY, unsigned=unsigned)
 
 
 def refused(code, call, *args, **kwargs):
@@ -366,7 +367,7 @@ def test_a_read_refuses_an_entry_edited_in_the_database(sqlite_url):
 
     from commands.app import Arbiter
 
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     new_match(app)
     app.submit("m1", "host", "open_match")
     bid = app.submit("m1", "ann", "bid", {"amount": 3}).seqs[0] + 1  # the BidPlaced entry

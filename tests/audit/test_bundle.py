@@ -55,7 +55,7 @@ def memory_app(signer=SIGNER) -> Arbiter:
 
 
 def start(app: Arbiter, match_id: str = "m1", garnets=(5, 1, 0), rounds: int = 2,
-          season: str = "spring") -> None:
+          season: str = "spring", unsigned: bool = False) -> None:
     """A season (if new) with the three players, and a sealed_bid match of `rounds` rounds."""
     try:
         app.create_season(season)
@@ -68,7 +68,7 @@ def start(app: Arbiter, match_id: str = "m1", garnets=(5, 1, 0), rounds: int = 2
             raise
     app.create_match(match_id=match_id, season=season, game="sealed_bid",
                      setup={"players": PLAYERS, "rounds": rounds}, host_seed=SEED,
-                     salt_key=SALT_KEY, at="2026-11-21T20:00:00Z")
+                     salt_key=SALT_KEY, at="2026-11-21T20:00:00Z", unsigned=unsigned)
 
 
 def play(app: Arbiter, steps=STORY, match_id: str = "m1", **kwargs) -> None:

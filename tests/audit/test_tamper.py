@@ -214,6 +214,9 @@ def test_an_opening_in_a_public_bundle(public, full):
     ("host_key", keys.generate("host.example").verifier_key(), "unsigned_checkpoint"),
     ("host_seed", "t" * 40, "seed_mismatch"),
     ("salt_key", "cd" * 32, "bad_salt"),
+    ("unsigned", True, "header_mismatch"),  # the genesis entry does not say so
+    ("weak_seed", True, "header_mismatch"),
+    ("unsigned", False, "malformed_header"),  # a flag is written only when true
 ])
 def test_a_header_that_does_not_tell_the_truth(full, field, value, code):
     header = values(full)[0]

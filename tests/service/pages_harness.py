@@ -8,13 +8,13 @@ from typing import Any
 
 from markupsafe import escape
 
-from audit import keys
 from commands.app import Arbiter
 from commands.matchfile import MatchFile, load, play
 from domain.decider import HOST
 from domain.envelope import salt
 from domain.match import Match, parse_salt_key
 from domain.records import headline
+from tests.support.host_key import SIGNER
 
 SEEDS = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.json"))
 FILES = [load(path) for path in SEEDS]
@@ -22,7 +22,7 @@ FILES = [load(path) for path in SEEDS]
 
 def play_seeds(url: str) -> Arbiter:
     """Every seed match played into `url`, a key signing each round's checkpoint."""
-    app = Arbiter(url, signer=keys.generate("arbiter.test/pages"))
+    app = Arbiter(url, signer=SIGNER)
     for file in FILES:
         _, mismatches = play(app, file)
         assert not mismatches, mismatches

@@ -28,6 +28,7 @@ from domain.match import Match
 from projections import story
 from projections.inbox import inbox
 from projections.views import view
+from tests.support.host_key import SIGNER
 
 CANARY, NUMBER = "CANARY", 987_654_321
 
@@ -36,7 +37,7 @@ CANARY, NUMBER = "CANARY", 987_654_321
 def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Arbiter, TestClient]]:
     url = f"sqlite:///{tmp_path_factory.mktemp('pages')}/pages.db"
     app = play_seeds(url)
-    with TestClient(create_app(Settings(url=url))) as client:
+    with TestClient(create_app(Settings(url=url, signer=SIGNER))) as client:
         views = client.app.state.service.views  # type: ignore[attr-defined]
         wanted = {f.match: app.match(f.match).version for f in FILES}
         eventually(lambda: views.seqs(wanted) == wanted, timeout=60)

@@ -12,12 +12,12 @@ import pytest
 from fastapi.testclient import TestClient
 from service_harness import eventually
 
-from audit import keys
 from commands.app import Arbiter
 from commands.http.app import create_app
 from commands.http.service import Settings
 from commands.http.tokens import Tokens
 from commands.matchfile import MatchFile, load, play
+from tests.support.host_key import SIGNER
 
 SEED = Path(__file__).resolve().parents[2] / "seeds" / "kings_court-king-win.json"
 MATCH = "kc-live"
@@ -33,9 +33,9 @@ def opened(seed: MatchFile, match: str, season: str) -> MatchFile:
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[Arbiter, TestClient]]:
     url = f"sqlite:///{tmp_path}/live.db"
-    app = Arbiter(url, signer=keys.generate("arbiter.test/live"))
+    app = Arbiter(url, signer=SIGNER)
     play(app, opened(load(SEED), MATCH, "live"))
-    with TestClient(create_app(Settings(url=url))) as client:
+    with TestClient(create_app(Settings(url=url, signer=SIGNER))) as client:
         views = client.app.state.service.views  # type: ignore[attr-defined]
         eventually(lambda: views.seqs([MATCH]) == {MATCH: app.match(MATCH).version})
         yield app, client

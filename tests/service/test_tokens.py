@@ -11,11 +11,12 @@ from click.testing import CliRunner
 from commands.app import Arbiter
 from commands.cli import cli
 from commands.http.tokens import Tokens
+from tests.support.host_key import SIGNER
 from tests.test_match_ledger import new_match
 
 
 def test_tokens_are_issued_once_and_stored_as_digests(sqlite_url):
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     new_match(app)
 
     def arbiter(*args: str) -> str:

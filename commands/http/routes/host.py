@@ -85,7 +85,7 @@ def create_match(body: MatchIn, svc: Svc) -> dict[str, str]:
         setup={**body.setup, "players": body.players},
         host_seed=body.host_seed or secrets.token_hex(32),
         salt_key=body.salt_key or secrets.token_hex(32), at=now(),
-        allow_weak_seed=body.allow_weak_seed)
+        allow_weak_seed=body.allow_weak_seed, unsigned=body.unsigned)
     svc.recorded()
     return {"match": body.match,
             "seed_commitment": outcome.told[0]["data"]["seed_commitment"]}

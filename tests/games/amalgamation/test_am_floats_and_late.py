@@ -21,6 +21,7 @@ from commands.app import Arbiter
 from commands.matchfile import MatchFile, load, play
 from domain.errors import RuleViolation
 from tests.games.amalgamation.harness import PLAYERS, Match, round_args
+from tests.support.host_key import SIGNER
 
 SEEDS = Path(__file__).resolve().parents[3] / "seeds"
 FLOATS = (2.0, 0.5, -1.5, 1e300, -0.0)
@@ -383,7 +384,7 @@ def round_one_steps(file: MatchFile) -> int:
 
 
 def test_floats_are_refused_with_the_rules_code_through_the_match(sqlite_url):
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     file = seed("winner-chooses-ec")  # round 1 auctions -1 ... -5
     match_id = played(app, file, round_one_steps(file))
     bids = {str(-t): 0 for t in range(1, 6)}
@@ -412,7 +413,7 @@ def test_floats_are_refused_with_the_rules_code_through_the_match(sqlite_url):
 
 
 def test_a_float_rate_is_not_an_integer_through_the_match(sqlite_url):
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     file = seed("winner-chooses-ec")
     match_id = played(app, file, 1)  # opened: the pre-game window
     assert refused(app, match_id, "alice", "submit_garnet_rate", {"rate": 10.0}) == (
@@ -468,7 +469,7 @@ def late_commands(file: MatchFile) -> list[tuple[str, str, dict[str, Any], str]]
 
 @pytest.mark.parametrize("name", ["joint-winners-disagree", "winner-chooses-ec"])
 def test_every_command_after_the_end_gets_the_rules_code(sqlite_url, name):
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     file = seed(name)
     match_id = played(app, file)
     assert app.match(match_id).ended

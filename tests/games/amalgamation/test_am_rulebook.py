@@ -12,6 +12,7 @@ from commands.app import Arbiter
 from commands.matchfile import MatchFile, play
 from domain.records import headline
 from domain.rng import seed_commitment
+from tests.support.host_key import SIGNER
 
 RULEBOOK = Path(__file__).resolve().parents[3] / "docs" / "games" / "amalgamation.md"
 
@@ -31,7 +32,7 @@ def public_facts(app: Arbiter, match_id: str, kind: str) -> list[dict]:
 
 def test_the_example_match_file_plays_the_stated_draws(sqlite_url):
     file = MatchFile.model_validate(json.loads(blocks("json")[0]))
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     _, mismatches = play(app, file)
     assert mismatches == []
     genesis = app.match(file.match).records[0]["entry"]["public"]

@@ -33,6 +33,7 @@ from domain.match import Match as Aggregate
 from projections.views import records_as_of, view
 from tests.games.amalgamation.harness import PLAYERS, Match
 from tests.games.amalgamation.scenarios import tied_bottom_match
+from tests.support.host_key import SIGNER
 
 SEEDS = Path(__file__).resolve().parents[3] / "seeds"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -41,7 +42,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 @pytest.fixture(scope="module")
 def seeds(tmp_path_factory) -> dict[str, tuple[Aggregate, list[str]]]:
     """Both seed matches played to their end on an SQLite store: story -> (match, players)."""
-    app = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('am')}/arbiter.db")
+    app = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('am')}/arbiter.db", signer=SIGNER)
     played = {}
     for story in ("winner-chooses-ec", "joint-winners-disagree"):
         file = load(SEEDS / f"amalgamation-{story}.json")

@@ -18,6 +18,7 @@ from domain.games import amalgamation as am
 from domain.records import may_see, to_event
 from tests.games.amalgamation.harness import PLAYERS, Match
 from tests.games.amalgamation.scenarios import quiet_match, tied_bottom_match
+from tests.support.host_key import SIGNER
 
 SEEDS = sorted((Path(__file__).resolve().parents[3] / "seeds").glob("amalgamation-*.json"))
 
@@ -25,7 +26,7 @@ SEEDS = sorted((Path(__file__).resolve().parents[3] / "seeds").glob("amalgamatio
 @pytest.fixture(scope="module")
 def seed_matches(tmp_path_factory) -> list[tuple[list[str], list[dict[str, Any]]]]:
     """(players, records) of both seed matches, played on an SQLite store."""
-    app = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('am')}/arbiter.db")
+    app = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('am')}/arbiter.db", signer=SIGNER)
     played = []
     for path in SEEDS:
         file = load(path)

@@ -10,6 +10,7 @@ from commands.app import Arbiter
 from commands.matchfile import MatchFile, load, play
 from domain.decider import Event
 from domain.records import may_see, shown, to_event
+from tests.support.host_key import SIGNER
 
 SEEDS = Path(__file__).resolve().parents[3] / "seeds"
 SEED_FILES = sorted(SEEDS.glob("merchants_guild-*.json"))
@@ -19,7 +20,7 @@ BLACKMAIL = SEEDS / "merchants_guild-blackmail.json"
 
 def played(path: Path, directory: Path) -> tuple[MatchFile, list[dict[str, Any]]]:
     """The file played into a fresh SQLite store: the file and the match's records."""
-    app = Arbiter(f"sqlite:///{directory}/arbiter.db")
+    app = Arbiter(f"sqlite:///{directory}/arbiter.db", signer=SIGNER)
     file = load(path)
     outcome, mismatches = play(app, file)
     assert mismatches == [] and outcome["ended"]

@@ -18,6 +18,7 @@ from commands.app import Arbiter
 from commands.matchfile import load, play
 from domain.errors import RuleViolation
 from tests.games.merchants_guild.mg_harness import ALIGNMENTS, PAIRS, PLAYERS, catalog
+from tests.support.host_key import SIGNER
 
 SEEDS = Path(__file__).resolve().parents[3] / "seeds"
 RUBY_RISES = SEEDS / "merchants_guild-ruby-rises.json"
@@ -111,7 +112,7 @@ NUMBERS: dict[int, list[tuple[str, str, dict[str, Any], str]]] = {
 
 @pytest.mark.parametrize("week", sorted(NUMBERS))
 def test_a_float_or_a_huge_integer_gets_the_rules_code_and_records_nothing(sqlite_url, week):
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     guild(app)
     reach_week(app, week)
     for actor, name, args, code in NUMBERS[week]:
@@ -120,7 +121,7 @@ def test_a_float_or_a_huge_integer_gets_the_rules_code_and_records_nothing(sqlit
 
 def test_a_blackmail_decision_that_is_a_number_is_not_a_decision(sqlite_url):
     """p1 names p7's three houses in week 4 (a right); in week 5 `proceed` must be a boolean."""
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     guild(app)
     reach_week(app, 4)
     app.submit("g", "p1", "investigate", {"target": "p7", "houses": ["green", "blue", "black"]})
@@ -135,7 +136,7 @@ def test_a_blackmail_decision_that_is_a_number_is_not_a_decision(sqlite_url):
 
 def test_the_same_commands_with_integers_are_accepted(sqlite_url):
     """The table above is not refusing everything: its integer twins pass."""
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     guild(app)
     for name, args in [("vote", {"bills": [1, 3]}), ("nominate", {"bill": 9, "direction": "back"}),
                        ("paid_push", {"bill": 9, "direction": "forward"}),
@@ -177,7 +178,7 @@ SETUP_NUMBERS: list[tuple[str, dict[str, Any]]] = [
                          ids=[row[0] for row in SETUP_NUMBERS])
 def test_a_setup_with_a_float_or_a_huge_integer_is_invalid_and_creates_nothing(sqlite_url,
                                                                                 fields):
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     with pytest.raises(RuleViolation) as caught:
         guild(app, **fields)
     assert caught.value.code == "invalid_setup"
@@ -188,7 +189,7 @@ def test_a_setup_with_a_float_or_a_huge_integer_is_invalid_and_creates_nothing(s
 def test_a_catalog_just_under_the_limit_is_accepted(sqlite_url):
     """15 starting resources plus every positive amount may reach 2^53 - 1, not pass it."""
     room = 2**53 - 1 - 15 - 58  # 58 other bills add 1 each
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     guild(app, bills=catalog(b7=[{"op": "add", "house": "red", "resource": "ships",
                                   "amount": room}, {"op": "add", "house": "red",
                                                     "resource": "ships", "amount": -5}],
@@ -222,7 +223,7 @@ AFTER_THE_END: list[tuple[str, str, dict[str, Any], str]] = [
 
 @pytest.fixture(scope="module")
 def ended(tmp_path_factory) -> Arbiter:
-    app = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('mg')}/arbiter.db")
+    app = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('mg')}/arbiter.db", signer=SIGNER)
     file = load(RUBY_RISES)
     outcome, mismatches = play(app, file)
     assert mismatches == [] and outcome["ended"]

@@ -24,6 +24,7 @@ from tests.games.merchants_guild.mg_harness import (
     houses,
     kinds,
 )
+from tests.support.host_key import SIGNER
 
 VECTOR_PLAYERS = [f"p{i:02d}" for i in range(1, 11)]
 
@@ -98,7 +99,7 @@ def test_a_lead_that_the_drawn_pairing_puts_with_an_earlier_lead_is_skipped():
 def test_the_worked_example_reproduces_through_the_log_with_a_weak_seed(tmp_path):
     """Rulebook §11: `example-seed`, allowed as weak, no contributions (so the match seed is
     the host seed): the week-1 ballots with no leads and with leads 4 and 43."""
-    app = Arbiter(f"sqlite:///{tmp_path}/arbiter.db")
+    app = Arbiter(f"sqlite:///{tmp_path}/arbiter.db", signer=SIGNER)
     app.create_season("s")
     for player in VECTOR_PLAYERS:
         app.register("s", player)

@@ -11,6 +11,7 @@ from commands.app import Arbiter
 from domain.games import merchants_guild as mg
 from tests.games.merchants_guild.mg_harness import ALIGNMENTS, PAIRS, PLAYERS, Match, catalog
 from tests.games.merchants_guild.mg_seeds import SEED_FILES, facts, played, viewers
+from tests.support.host_key import SIGNER
 
 
 @pytest.mark.parametrize("path", SEED_FILES, ids=[p.stem for p in SEED_FILES])
@@ -49,7 +50,7 @@ def test_the_phase_follows_every_week_for_every_viewer():
 
 
 def test_an_abandoned_guild_says_so(tmp_path):
-    app = Arbiter(f"sqlite:///{tmp_path}/arbiter.db")
+    app = Arbiter(f"sqlite:///{tmp_path}/arbiter.db", signer=SIGNER)
     app.create_season("s")
     for player in PLAYERS:
         app.register("s", player)

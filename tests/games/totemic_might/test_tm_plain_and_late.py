@@ -19,6 +19,7 @@ from commands.app import Arbiter
 from commands.matchfile import MatchFile, load, play
 from domain.errors import RuleViolation
 from tests.games.totemic_might.seed_matches import HEAVY_SKY, TIEBREAK, before_close
+from tests.support.host_key import SIGNER
 
 # Each moment: heavy-sky's commands up to that deadline (round 2's, round 3's, the final one).
 MOMENTS = {"round_2": 2, "final_weighing": 3, "final_challenge": 4}
@@ -42,7 +43,7 @@ def match_id(name: str) -> str:
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory) -> Arbiter:
-    application = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('tm')}/arbiter.db")
+    application = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('tm')}/arbiter.db", signer=SIGNER)
     for name in [*MOMENTS, "over", "over-tiebreak"]:
         _, mismatches = play(application, moment(name))
         assert mismatches == []

@@ -28,6 +28,7 @@ from tests.games.totemic_might.seed_matches import (
     played,
     viewers,
 )
+from tests.support.host_key import SIGNER
 
 RULEBOOK = Path(__file__).resolve().parents[3] / "docs" / "games" / "totemic_might.md"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -36,7 +37,8 @@ WORD = r"[\w:-]"
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    application = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('tm-story')}/arbiter.db")
+    application = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('tm-story')}/arbiter.db",
+                          signer=SIGNER)
     for path in BOTH:
         played(application, path)
     # Moments inside a round: heavy-sky before round 2's deadline (ada's gift and bo's and cy's

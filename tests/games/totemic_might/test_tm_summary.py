@@ -21,11 +21,13 @@ from tests.games.totemic_might.seed_matches import (
     seen_events,
     viewers,
 )
+from tests.support.host_key import SIGNER
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    application = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('tm-summary')}/arbiter.db")
+    application = Arbiter(f"sqlite:///{tmp_path_factory.mktemp('tm-summary')}/arbiter.db",
+                          signer=SIGNER)
     for path in BOTH:
         played(application, path)
     yield application
@@ -74,7 +76,7 @@ def test_before_the_opening_nothing_is_open():
 
 
 def test_a_match_the_host_abandons_is_over(tmp_path):
-    app = Arbiter(f"sqlite:///{tmp_path}/arbiter.db")
+    app = Arbiter(f"sqlite:///{tmp_path}/arbiter.db", signer=SIGNER)
     file = before_close(load(HEAVY_SKY), 2)  # inside round 2
     play(app, file)
     app.submit(file.match, "host", "end", {"reason": "the hall is closing"})
