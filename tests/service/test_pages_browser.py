@@ -1,8 +1,9 @@
 """The pages in a real browser: the system's Chromium, headless, driven by Selenium through
 the system's chromedriver (nothing is downloaded at run time). A reader steps through the
 rounds of each game's seed match on a phone-sized screen; a player opens their personal link,
-sees the rules refuse a vote beside the form, votes; the public page updates by itself when
-the host closes the round from the dashboard. Screenshots go to $ARBITER_SCREENSHOTS (else a
+sends a vote for themselves (which the game's form does not offer) through the generic form
+and sees the rules refuse it beside the vote form, votes; the public page updates by itself
+when the host closes the round from the dashboard. Screenshots go to $ARBITER_SCREENSHOTS (else a
 temporary folder); `docs/screenshots/<game>.png` are made this way."""
 
 from __future__ import annotations
@@ -155,29 +156,37 @@ def test_a_reader_steps_through_the_rounds_of_a_seed_match(browser, seeded, shot
 
 
 def send_vote(driver: Any, candidate: str) -> None:
-    """Through the game's vote form where the game draws one, else the generic form."""
-    try:
-        form = driver.find_element(By.ID, "form-vote")
-    except NoSuchElementException:
-        details = driver.find_element(By.CSS_SELECTOR, "details.command")
-        if not details.get_attribute("open"):
-            details.find_element(By.TAG_NAME, "summary").click()
-        name = driver.find_element(By.ID, "me-free-command")
-        name.clear()
-        name.send_keys("vote")
-        args = driver.find_element(By.ID, "me-free-args")
-        args.clear()
-        args.send_keys(f'{{"candidate": "{candidate}"}}')
-        args.find_element(By.XPATH, "./ancestor::form").find_element(
-            By.CSS_SELECTOR, "button").click()
+    """Through the game's vote form where it offers `candidate`, else through the generic form
+    (a game's form offers only what its rules accept: King's Court's leaves out the voter)."""
+    forms = driver.find_elements(By.ID, "form-vote")
+    field = forms[0].find_element(By.NAME, "arg.candidate") if forms else None
+    if field is not None and field.tag_name == "select":
+        offered = [o.get_attribute("value") for o in Select(field).options]
+        field = field if candidate in offered else None
+    if field is None:
+        send_generic(driver, "vote", f'{{"candidate": "{candidate}"}}')
         return
-    field = form.find_element(By.NAME, "arg.candidate")
     if field.tag_name == "select":
         Select(field).select_by_value(candidate)
     else:
         field.clear()
         field.send_keys(candidate)
-    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    forms[0].find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+
+
+def send_generic(driver: Any, command: str, args_json: str) -> None:
+    """A command and its arguments as JSON, through the form every player's page offers."""
+    details = driver.find_element(By.CSS_SELECTOR, "details.command")
+    if not details.get_attribute("open"):
+        details.find_element(By.TAG_NAME, "summary").click()
+    name = driver.find_element(By.ID, "me-free-command")
+    name.clear()
+    name.send_keys(command)
+    args = driver.find_element(By.ID, "me-free-args")
+    args.clear()
+    args.send_keys(args_json)
+    args.find_element(By.XPATH, "./ancestor::form").find_element(
+        By.CSS_SELECTOR, "button").click()
 
 
 def test_a_player_votes_and_the_public_page_follows_the_close_live(browser, seeded, shots):
