@@ -34,10 +34,7 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-dev-shm-usage", "--hide-scrollbars")
 
 webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.common.exceptions import (  # noqa: E402
-    NoSuchElementException,
-    StaleElementReferenceException,
-)
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -192,6 +189,8 @@ def send_generic(driver: Any, command: str, args_json: str) -> None:
 def test_a_player_votes_and_the_public_page_follows_the_close_live(browser, seeded, shots):
     app, server = seeded
     play(app, opened(load(SEED), MATCH, "live"))
+    opening = {MATCH: app.match(MATCH).version}  # the pages read the views: let them catch up
+    waiting(lambda: server.service.views.seqs(opening) == opening, timeout=60)
     token = Tokens(app).issue(MATCH, "bob")
 
     # The personal link: its script posts the token, the cookie opens bob's page.
@@ -202,6 +201,8 @@ def test_a_player_votes_and_the_public_page_follows_the_close_live(browser, seed
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
     assert browser.execute_script("return document.cookie") == ""  # no script reads it
     assert browser.find_element(By.TAG_NAME, "h1").text == f"bob in {MATCH}"
+    assert "round 1 under way" in browser.find_element(By.CLASS_NAME, "status").text
+    assert browser.find_elements(By.ID, "form-vote")  # the game's own form for the round
 
     send_vote(browser, "bob")  # a vote for oneself: the rules refuse it
     alert = waiting(lambda: browser.find_elements(By.CSS_SELECTOR, ".error[role=alert]"))[0]
