@@ -28,7 +28,7 @@ def register(cli: click.Group) -> None:
         cli.add_command(command)
 
 
-@click.command("serve", short_help="Run the HTTP API.")
+@click.command("serve", short_help="Serve the pages and the HTTP API.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1),
@@ -40,8 +40,9 @@ def register(cli: click.Group) -> None:
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, workers: int, interval: float,
           no_projections: bool) -> None:
-    """Run the HTTP API (OpenAPI at /docs, /openapi.json) with uvicorn: players submit for
-    themselves, everyone reads live views, deadlines close rounds (docs/service.md)."""
+    """Serve the pages (docs/pages.md) and the HTTP API (OpenAPI at /docs, /openapi.json)
+    with uvicorn: players submit for themselves, everyone reads live views, deadlines close
+    rounds (docs/service.md)."""
     import uvicorn  # only this command needs the server
 
     from commands.http.service import INTERVAL_VARIABLE, PROJECTIONS_VARIABLE
