@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from commands import render
+from commands.announce_cli import announce
 from commands.audit_cli import register as register_audit
 from commands.console import app_of, fail, one_line
 from commands.games_cli import games_command
@@ -153,6 +154,7 @@ cli.add_command(games_command)
 register_start(cli)
 register_audit(cli)
 register_service(cli)
+cli.add_command(announce)
 
 
 def main() -> None:

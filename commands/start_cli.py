@@ -207,7 +207,7 @@ def next_steps(played: list[dict[str, Any]], url: str) -> list[Any]:
              (f"{player}'s view", f"arbiter view {match} --player {player}"),
              ("its audit bundle", f"arbiter export {match} --full -o {match}.jsonl"),
              ("checked offline", f"arbiter verify {match}.jsonl"),
-             ("the HTTP API", "arbiter serve   (then http://127.0.0.1:8000/docs)")]
+             ("its page", f"arbiter serve   (then http://127.0.0.1:8000/m/{match})")]
     store = "" if url == DEFAULT_URL else " (each with the same --db or ARBITER_DATABASE_URL)"
     return [f"next, try{store}:", render.pairs(steps)]
 
