@@ -17,10 +17,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from audit.checkpoints import leaves, origin
+from audit.checkpoints import origin
 from audit.errors import AuditError
 from audit.keys import Signer
-from audit.merkle import root
 from audit.notes import checkpoint_body
 from audit.state_root import state_root
 from domain.match import Match
@@ -50,8 +49,7 @@ def parse_extensions(lines: tuple[str, ...]) -> RoundClose:
 
 def checkpoint_text(match: Match, round: int) -> str:
     """The checkpoint body for `match`'s log as it stands, closing `round`."""
-    entries = [record["entry"] for record in match.records]
-    return checkpoint_body(origin(match.match_id), len(entries), root(leaves(entries)),
+    return checkpoint_body(origin(match.match_id), match.version, match.log_root,
                            extensions(round, state_root(match)))
 
 

@@ -27,6 +27,7 @@ from domain.records import may_see, own_parts, shown
 from domain.season import Season
 
 RETRIES = 20
+SNAPSHOT_EVERY = 200  # entries between two store snapshots of a match
 READ_CACHE = 256  # matches whose reader copy is kept between reads
 T = TypeVar("T")
 
@@ -36,7 +37,8 @@ def check_stored(match: Match | None, record: dict[str, Any]) -> None:
     if match is None:  # the genesis entry: it hashes alone, and names the key of the rest
         salt_key, prev = bytes(32), GENESIS_PREV
     else:
-        salt_key, prev = parse_salt_key(match.salt_key), match.records[-1]["entry"]["hash"]
+        salt_key = parse_salt_key(match.salt_key)
+        prev = match.record(match.version)["entry"]["hash"]
     problem = forgery(record, salt_key, prev)
     if problem is not None:
         raise RuleViolation("forged_entry", f"match {record['entry']['match']}: {problem} "
@@ -93,6 +95,8 @@ class Arbiter(Application):
 
     name = "arbiter"
     env: ClassVar[dict[str, str]] = {"AGGREGATE_CACHE_MAXSIZE": "256"}
+    # A long match loads from its latest snapshot and the entries after it (domain.frozen).
+    snapshotting_intervals: ClassVar[dict[type, int]] = {Match: SNAPSHOT_EVERY}
 
     def __init__(self, url: str | None = None, env: Mapping[str, str] | None = None,
                  signer: Signer | None = None) -> None:
@@ -153,11 +157,13 @@ class Arbiter(Application):
     def match(self, match_id: str, version: int | None = None) -> MatchSnapshot:
         """The match as the store holds it now (or as of `version`), never to be changed."""
         aggregate_id = Match.create_id(match_id)
-        if version is not None:
-            try:
-                return self.repository.get(aggregate_id, version=version).snapshot()
-            except AggregateNotFoundError:
-                raise RuleViolation("unknown_match", f"no match {match_id!r}") from None
+        if version is not None:  # a replay of every entry up to it, never a store snapshot
+            past = None
+            for domain_event in self.repository.event_store.get(aggregate_id, lte=version):
+                past = domain_event.mutate(past)
+            if past is None:
+                raise RuleViolation("unknown_match", f"no match {match_id!r}")
+            return past.snapshot()
         with self._locks_lock:
             lock = self._read_locks.setdefault(aggregate_id, threading.Lock())
         with lock:
@@ -226,7 +232,7 @@ class Arbiter(Application):
                     before, round_before, ended_before = match.version, match.round, match.ended
                     seqs = match.handle(command, at=at, command_id=command_id)
                     for seq in range(before + 1, match.version + 1):
-                        season.post(match_id, seq, match.records[seq - 1]["postings"])
+                        season.post(match_id, seq, match.record(seq)["postings"])
                     closed = match.round != round_before or match.ended != ended_before
                     if closed and self.signer is None and not match.unsigned:
                         raise RuleViolation("no_host_key", "no host key to sign the checkpoint "
@@ -258,7 +264,7 @@ class Arbiter(Application):
         checkpoints.record(round=round, size=match.version, note=note)
 
     def _outcome(self, match: Match, actor: str, seqs: list[int]) -> Outcome:
-        records = [match.records[s - 1] for s in seqs]
+        records = [match.record(s) for s in seqs]
         first = records[0]
         own = own_parts(first, actor)
         key = parse_salt_key(match.salt_key)

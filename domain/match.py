@@ -15,13 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Aggregate, Snapshot, event
+from eventsourcing.utils import get_topic
 from pydantic import ValidationError
 
 from domain.canonical import NotCanonical, check
 from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event
 from domain.envelope import GENESIS_PREV, entry_bytes, salt, seal_entry
 from domain.errors import RuleViolation
+from domain.frozen import freeze, thaw
 from domain.games import get_game
 from domain.merkle import TreeBuilder
 from domain.records import audience_of, headline, posting_dict, to_event
@@ -66,6 +68,19 @@ class Reading:
 
 
 class Match(Reading, Aggregate):
+    class Snapshot(Snapshot):
+        """What the store keeps of a long match every SNAPSHOT_EVERY entries: its state and the
+        entries since its last turn, as plain JSON (`Match.frozen`)."""
+
+        @classmethod
+        def take(cls, aggregate: Match) -> Match.Snapshot:
+            return cls(originator_id=aggregate.id, originator_version=aggregate.version,
+                       timestamp=cls.create_timestamp(), topic=get_topic(type(aggregate)),
+                       state=aggregate.frozen())
+
+        def mutate(self, _: None) -> Match:
+            return Match.thawed(self.originator_id, self.originator_version, self.state)
+
     @staticmethod
     def create_id(match_id: str) -> UUID:
         return uuid5(NAMESPACE_URL, f"arbiter/match/{match_id}")
@@ -418,6 +433,45 @@ class Match(Reading, Aggregate):
             self.turns.append([seq, head["data"]["name"]])
             self.window_start, self.window_state = seq, self.state
 
+    @property
+    def log_root(self) -> bytes:
+        """The Merkle root of the log as it stands (RFC 9162), what each checkpoint signs."""
+        return self.tree.root()
+
+    def frozen(self) -> dict[str, Any]:
+        """Everything the next command needs, as plain JSON: no entry before the last turn."""
+        keep = max(self.window_start, self.first_seq)
+        return {
+            "match_id": self.match_id, "season": self.season, "game_id": self.game_id,
+            "salt_key": self.salt_key, "phase": self.phase, "players": self.players,
+            "setup": None if self.setup is None else self.setup.model_dump(mode="json"),
+            "host_seed": self.host_seed, "contributions": self.contributions,
+            "state": freeze(self.state), "handled": self.handled,
+            "voided": sorted(self.voided), "opened": sorted(self.opened),
+            "unsigned": self.unsigned, "first_seq": keep,
+            "records": self.records[keep - self.first_seq:], "tree": self.tree.state(),
+            "shapes": self.shapes.decode(), "moved": {str(k): v for k, v in self.moved.items()},
+            "turns": self.turns, "sealed": self.sealed, "window_start": self.window_start,
+            "window_state": freeze(self.window_state),
+        }
+
+    @classmethod
+    def thawed(cls, aggregate_id: UUID, version: int, frozen: dict[str, Any]) -> Match:
+        """The match `frozen` describes, as of `version`."""
+        match = object.__new__(cls)
+        state = dict(frozen)
+        game = get_game(state["game_id"])
+        state["setup"] = None if state["setup"] is None else \
+            game.Setup.model_validate(state["setup"])
+        state["state"], state["window_state"] = thaw(state["state"]), thaw(state["window_state"])
+        state["voided"], state["opened"] = set(state["voided"]), set(state["opened"])
+        state["tree"] = TreeBuilder.from_state(state["tree"])
+        state["shapes"] = bytearray(state["shapes"].encode())
+        state["moved"] = {int(k): v for k, v in state["moved"].items()}
+        state.update(_id=aggregate_id, _version=version, _pending_events=[])
+        object.__setattr__(match, "__dict__", state)
+        return match
+
     def record(self, seq: int) -> dict:
         """The record of entry `seq` (those before `first_seq` are not kept after a restore)."""
         return self.records[seq - self.first_seq]
@@ -460,6 +514,8 @@ class Match(Reading, Aggregate):
         """The match as it stands, for readers: the append-only records are shared (a
         reference to each, never a copy of one) and the game state is a frozen value, so a
         writer going on cannot change what a reader holds."""
+        if self.first_seq != 1:
+            raise ValueError("a match restored from a store snapshot holds only its last entries")
         return MatchSnapshot(
             match_id=self.match_id, season=self.season, game_id=self.game_id,
             salt_key=self.salt_key, records=tuple(self.records), phase=self.phase,
@@ -467,7 +523,7 @@ class Match(Reading, Aggregate):
             contributions=dict(self.contributions), state=self.state,
             handled={k: list(v) for k, v in self.handled.items()},
             voided=frozenset(self.voided), opened=frozenset(self.opened),
-            version=self.version, unsigned=self.unsigned)
+            version=self.version, unsigned=self.unsigned, log_root=self.tree.root())
 
 
 @dataclass(frozen=True)
@@ -490,6 +546,7 @@ class MatchSnapshot(Reading):
     opened: frozenset[int]
     version: int
     unsigned: bool
+    log_root: bytes  # the Merkle root of the log as of `version`
 
 
 MATCH_FACT_KINDS = frozenset({
