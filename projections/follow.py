@@ -8,9 +8,10 @@ counters are kept current, so taking one more entry costs the same at entry 10 a
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
+
+import orjson
 
 from domain.decider import HOST, PUBLIC, Event, fold_summary
 from domain.match import CONFIGURED, OPEN, Reading
@@ -151,7 +152,7 @@ class MatchFollower:
 
 def dumps(value: Any) -> str:
     """The view tables' JSON text: sorted keys, no spaces."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
 
 
 def follow(match: Reading, viewers: Iterable[str] | None = None) -> MatchFollower:

@@ -20,7 +20,6 @@ one), so an event is applied exactly once however often it is delivered.
 
 from __future__ import annotations
 
-import json
 import re
 from abc import ABC
 from collections.abc import Iterable, Iterator
@@ -28,6 +27,7 @@ from contextlib import contextmanager
 from functools import cached_property
 from typing import Any
 
+import orjson
 from eventsourcing.persistence import IntegrityError, InternalError, Tracking, TrackingRecorder
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
@@ -95,9 +95,9 @@ WRITES = {
     "results": upsert("results", "match_id", "match_id, results"),
 }
 
-SHOWN_TO_HOST = ("SELECT shown, fact FROM {p}entries WHERE match_id = :match_id "
+SHOWN_TO_HOST = ("SELECT {column} FROM {p}entries WHERE match_id = :match_id "
                  "AND seq > :after AND seq <= :upto ORDER BY seq")
-SHOWN_TO = ("SELECT e.shown, e.fact FROM {p}entries e JOIN {p}readers r "
+SHOWN_TO = ("SELECT e.{column} FROM {p}entries e JOIN {p}readers r "
             "ON r.match_id = e.match_id AND r.seq = e.seq "
             "WHERE e.match_id = :match_id AND r.viewer = :viewer AND e.seq > :after "
             "AND e.seq <= :upto AND e.is_public <= :public ORDER BY e.seq")
@@ -189,19 +189,24 @@ class ArbiterViews(TrackingRecorder, ABC):
         found = self.rows(curs, query, **params)
         return found[0] if found else None
 
-    def _readable(self, curs: Any, match_id: str, viewer: str, after: int = 0,
-                  upto: int = UNBOUNDED, private: bool = False) -> list[dict[str, Any]]:
-        if viewer == HOST:
-            return self.rows(curs, SHOWN_TO_HOST, match_id=match_id, after=after, upto=upto)
-        return self.rows(curs, SHOWN_TO, match_id=match_id, viewer=viewer, after=after,
-                         upto=upto, public=0 if private else 1)
+    def _readable(self, curs: Any, match_id: str, viewer: str, column: str = "shown",
+                  after: int = 0, upto: int = UNBOUNDED, private: bool = False) -> list[Any]:
+        """The JSON texts in `column` ("shown" or "fact") of the entries `viewer` may read in
+        (after, upto], parsed in one go."""
+        query = (SHOWN_TO_HOST if viewer == HOST else SHOWN_TO).replace("{column}", column)
+        if column == "fact":
+            query = query.replace(" ORDER BY", " AND fact IS NOT NULL ORDER BY")
+        self.execute(curs, self.sql(query), {"match_id": match_id, "viewer": viewer,
+                                             "after": after, "upto": upto,
+                                             "public": 0 if private else 1})
+        texts = [row[column] for row in curs.fetchall()]
+        return orjson.loads("[" + ",".join(texts) + "]")
 
     def shown(self, curs: Any, match_id: str, viewer: str, after: int = 0,
               private: bool = False) -> list[dict[str, Any]]:
         """The entries `viewer` may read after seq `after`, as they read them (`private`:
         only those the public may not)."""
-        return [json.loads(row["shown"])
-                for row in self._readable(curs, match_id, viewer, after, private=private)]
+        return self._readable(curs, match_id, viewer, after=after, private=private)
 
     def view(self, match_id: str, viewer: str,
              round: int | None = None) -> dict[str, Any] | None:
@@ -212,7 +217,7 @@ class ArbiterViews(TrackingRecorder, ABC):
         with self.reading() as curs:
             head = self.one(curs, "SELECT game, players, last_round, seq FROM {p}matches "
                                   "WHERE match_id = :match_id", match_id=match_id)
-            if head is None or viewer not in (PUBLIC, HOST, *json.loads(head["players"])) or (
+            if head is None or viewer not in (PUBLIC, HOST, *orjson.loads(head["players"])) or (
                     round is not None and round >= head["last_round"]):
                 return None
             upto, as_of_round = head["seq"], head["last_round"]
@@ -225,16 +230,13 @@ class ArbiterViews(TrackingRecorder, ABC):
                                   ":match_id AND viewer = :viewer AND seq <= :upto "
                                   "ORDER BY seq DESC LIMIT 1",
                             match_id=match_id, viewer=viewer, upto=upto)
-            found = self._readable(curs, match_id, viewer, upto=upto)
+            after = kept["seq"] if kept else 0
+            events = self._readable(curs, match_id, viewer, upto=upto)
+            facts = self._readable(curs, match_id, viewer, "fact", after=after, upto=upto)
         game = get_game(head["game"])
-        after = kept["seq"] if kept else 0
-        summary = json.loads(kept["summary"]) if kept else game.summary_start(viewer)
-        events = []
-        for row in found:
-            shown = json.loads(row["shown"])
-            events.append(shown)
-            if shown["seq"] > after and row["fact"] is not None:
-                game.summary_step(summary, event_of(json.loads(row["fact"])))
+        summary = orjson.loads(kept["summary"]) if kept else game.summary_start(viewer)
+        for fact in facts:
+            game.summary_step(summary, event_of(fact))
         return {"match": match_id, "game": head["game"], "viewer": viewer,
                 "as_of": {"round": as_of_round, "seq": upto},
                 "summary": summary, "events": events}
@@ -248,26 +250,26 @@ class ArbiterViews(TrackingRecorder, ABC):
         with self.reading() as curs:
             head = self.one(curs, "SELECT players FROM {p}matches WHERE match_id = :match_id",
                             match_id=match_id)
-            if head is None or player not in json.loads(head["players"]):
+            if head is None or player not in orjson.loads(head["players"]):
                 return None
             told = self.shown(curs, match_id, player, private=True)
             receipts = self.rows(curs, "SELECT receipt FROM {p}receipts WHERE match_id = "
                                        ":match_id AND player = :player ORDER BY seq",
                                  match_id=match_id, player=player)
         return {"match": match_id, "player": player, "told": told,
-                "receipts": [json.loads(row["receipt"]) for row in receipts]}
+                "receipts": [orjson.loads(row["receipt"]) for row in receipts]}
 
     def dashboard(self, match_id: str) -> dict[str, Any] | None:
         with self.reading() as curs:
             found = self.one(curs, "SELECT dashboard FROM {p}dashboards WHERE match_id = "
                                    ":match_id", match_id=match_id)
-        return None if found is None else json.loads(found["dashboard"])
+        return None if found is None else orjson.loads(found["dashboard"])
 
     def standings(self, season: str, viewer: str) -> dict[str, Any] | None:
         with self.reading() as curs:
             found = self.one(curs, "SELECT standings FROM {p}standings WHERE season = :season "
                                    "AND viewer = :viewer", season=season, viewer=viewer)
-        return None if found is None else json.loads(found["standings"])
+        return None if found is None else orjson.loads(found["standings"])
 
     def audit(self, match_id: str) -> dict[str, Any] | None:
         """Every entry as the public log holds it (hashes, commitments) and the checkpoints."""
@@ -279,7 +281,7 @@ class ArbiterViews(TrackingRecorder, ABC):
                                       "ORDER BY seq", match_id=match_id)
             checkpoints = self.rows(curs, "SELECT round, size, note FROM {p}checkpoints WHERE "
                                           "match_id = :match_id ORDER BY idx", match_id=match_id)
-        return {"match": match_id, "entries": [json.loads(row["entry"]) for row in entries],
+        return {"match": match_id, "entries": [orjson.loads(row["entry"]) for row in entries],
                 "checkpoints": checkpoints}
 
     def checkpoints(self, match_id: str) -> list[dict[str, Any]]:
@@ -299,9 +301,9 @@ class ArbiterViews(TrackingRecorder, ABC):
                                     f"ON r.match_id = m.match_id {where}ORDER BY m.match_id",
                               season=season, match_id=match_id)
         return [{"match": row["match_id"], "season": row["season"], "game": row["game"],
-                 "players": json.loads(row["players"]), "round": row["round"],
+                 "players": orjson.loads(row["players"]), "round": row["round"],
                  "ended": bool(row["ended"]),
-                 "results": json.loads(row["results"]) if row["results"] else None}
+                 "results": orjson.loads(row["results"]) if row["results"] else None}
                 for row in found]
 
     def seasons(self) -> list[str]:
