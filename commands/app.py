@@ -16,6 +16,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, InternalError
 
 from audit.keys import Signer
+from audit.season_bundle import export_season
 from audit.season_signing import sign_season
 from audit.signing import sign_round
 from commands.store import database_url, persistence_env
@@ -159,6 +160,21 @@ class Arbiter(Application):
             return self.repository.get(SeasonCheckpoints.create_id(name))
         except AggregateNotFoundError:
             raise RuleViolation("unknown_season", f"no season {name!r}") from None
+
+    def signed_notes(self, name: str) -> list[str]:
+        """Every signed checkpoint of the season, oldest first, and of each of its matches."""
+        season = self.season(name)
+        return [*(n["note"] for n in self.season_checkpoints(name).notes),
+                *(n["note"] for m in season.matches for n in self.checkpoints(m).notes)]
+
+    def season_bundle(self, name: str, kind: str, host_key: str | None) -> Iterator[str]:
+        """The season's audit bundle (audit.season_bundle): its log, the entries of its
+        matches it rests on, and every signed checkpoint."""
+        season = self.season(name)
+        notes = [n["note"] for n in self.season_checkpoints(name).notes]
+        matches = {m: self.match(m) for m in season.matches}
+        match_notes = {m: [n["note"] for n in self.checkpoints(m).notes] for m in matches}
+        return export_season(season, notes, matches, match_notes, kind, host_key)
 
     def register(self, season: str, player: str, *, at: str | None = None) -> None:
         self.register_all(season, [player], at=at)

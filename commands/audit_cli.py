@@ -25,6 +25,7 @@ from audit.keys import Signer
 from audit.notes import NoteError, VerifierKey, parse_verifier_key, verify_note
 from audit.receipts import prove, verify_proof
 from audit.replay import bisect, diff, replay
+from audit.season_verify import verify_any
 from audit.signing import sign_round
 from audit.verify import Audit, verify
 from commands import render
@@ -141,7 +142,10 @@ def last_closed_round(match: Match) -> int:
 
 
 @click.command("export")
-@click.argument("match_id", metavar="MATCH")
+@click.argument("match_id", metavar="MATCH", required=False)
+@click.option("--season", "season_name", default=None, metavar="SEASON",
+              help="Export the season's bundle instead: its log, every match entry it rests "
+                   "on and every signed checkpoint.")
 @click.option("--public", "kind", flag_value=PUBLIC, help="What the public may see.")
 @click.option("--full", "kind", flag_value=FULL,
               help="Also every sealed plaintext and salt, the host seed and the salt key.")
@@ -149,24 +153,33 @@ def last_closed_round(match: Match) -> int:
               help="The bundle file (- for stdout).")
 @key_file_option
 @click.pass_context
-def export_command(ctx: click.Context, match_id: str, kind: str | None, output: str,
-                   key_path: str | None) -> None:
-    """Export a match's log as an audit bundle (JSON Lines, docs/audit.md)."""
+def export_command(ctx: click.Context, match_id: str | None, season_name: str | None,
+                   kind: str | None, output: str, key_path: str | None) -> None:
+    """Export a match's (or with --season, a season's) log as an audit bundle (JSON Lines,
+    docs/audit.md)."""
     if kind is None:
         raise AuditError("invalid_input", "choose --public or --full")
+    if (match_id is None) == (season_name is None):
+        raise AuditError("invalid_input", "name a MATCH, or a season with --season")
     app = Arbiter(ctx.obj["db"])
-    match = app.match(match_id)
-    notes = [n["note"] for n in app.checkpoints(match_id).notes]
     signer = signer_from(key_path)
+    host_key = signer.verifier_key() if signer else None
+    if season_name is not None:
+        lines, notes, what = app.season_bundle(season_name, kind, host_key), \
+            app.signed_notes(season_name), f"season {season_name}"
+    else:
+        match = app.match(match_id)
+        notes = [n["note"] for n in app.checkpoints(match_id).notes]
+        lines = export(match, notes, kind, host_key, app.checkpoints(match_id).origin)
+        what = f"{match_id}: {match.version} entries"
     if signer is not None:
-        check_signed_by(notes, parse_verifier_key(signer.verifier_key()))
+        check_signed_by(notes, parse_verifier_key(host_key))
     elif notes:
         click.echo("warning: no host key configured, so the header names none: verify with "
                    "--key VKEY", err=True)
     with click.open_file(output, "w", encoding="utf-8") as out:
-        out.writelines(export(match, notes, kind, signer.verifier_key() if signer else None))
-    click.echo(f"{kind} bundle of {match_id}: {match.version} entries, {len(notes)} "
-               f"checkpoints", err=True)
+        out.writelines(lines)
+    click.echo(f"{kind} bundle of {what}, {len(notes)} checkpoints", err=True)
 
 
 def check_signed_by(notes: list[str], key: VerifierKey) -> None:
@@ -185,10 +198,11 @@ def check_signed_by(notes: list[str], key: VerifierKey) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @vkey_option
 def verify_command(file: str, vkey: str | None) -> None:
-    """Verify an audit bundle offline: exit 0 with a report, or 1 naming the first failure."""
+    """Verify an audit bundle (a match's or a season's) offline: exit 0 with a report, or 1
+    naming the first failure."""
     key = parse_verifier_key(vkey) if vkey else None
     with open(file, "rb") as stream, ExitStack() as stack:
-        audit = judged(lambda: verify(stream, key, progress=progress_bar(stack)))
+        audit = judged(lambda: verify_any(stream, key, progress=progress_bar(stack)))
     click.echo("\n".join(audit.report()))
 
 
