@@ -2,7 +2,7 @@
 
 Every line is canonical JSON (RFC 8785) ending in a newline, in this order:
 
-    {"header":{...}}                                              format arbiter-season/1
+    {"header":{...}}                                         format arbiter-season-bundle/1
     {"match_checkpoints":{"match":...,"notes":[{"consistency":[...],"note":"..."}]}}
                                                                   one line per match
     {"hash":...,"season":...,"seq":1,...}                         an entry of the season log
@@ -37,7 +37,7 @@ from audit.notes import parse_checkpoint, parse_note
 from domain.match import Match, parse_salt_key
 from domain.season import Season, season_headline
 
-FORMAT = "arbiter-season/1"
+FORMAT = "arbiter-season-bundle/1"
 PUBLIC, FULL = "public", "full"
 HEADER, MATCH_CHECKPOINTS, OPENING, CITED, CHECKPOINT, ENTRY = (
     "header", "match_checkpoints", "opening", "cited", "checkpoint", "entry")
@@ -52,7 +52,7 @@ class SeasonHeader(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
-    format: Literal["arbiter-season/1"]
+    format: Literal["arbiter-season-bundle/1"]
     kind: Literal["public", "full"]
     season: str
     origin: str

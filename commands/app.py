@@ -334,8 +334,8 @@ class Arbiter(Application):
                                         f"round {match.round} is open")
                 with self._writing(Season.create_id(match.season)) as season_id:
                     season = self._load(season_id, "unknown_season", match.season)
-                    if command_id is None or command_id not in match.handled:
-                        season.check_is_in(actor)
+                    if not match.ended and command_id not in match.handled:
+                        season.check_is_in(actor)  # an ended match answers in its own words
                     command = Command(name, actor, dict(args or {}),
                                       season.garnets(match.players))
                     before, round_before, ended_before = match.version, match.round, match.ended

@@ -22,6 +22,7 @@ from commands import render
 from commands.app import Arbiter, Outcome
 from commands.audit_cli import register, signer_from
 from commands.matchfile import load, play
+from commands.season_cli import demo_seasons
 from commands.season_cli import register as register_season
 from commands.service_cli import register as register_service
 from domain.decider import HOST, PUBLIC
@@ -306,6 +307,7 @@ def demo(ctx: click.Context, seeds_dir: str | None) -> None:
                    f"{len(audit.checkpoints)} signed checkpoints, every result re-run)")
         failed += bool(mismatches)
     click.echo(f"\n{len(files)} matches played, {len(files) - failed} as expected")
+    failed += demo_seasons(app, signer, folder)
     if failed:
         sys.exit(1)
 

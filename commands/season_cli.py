@@ -10,15 +10,21 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
+from audit.keys import Signer
+from audit.season_bundle import FULL
+from audit.season_verify import verify_season
 from commands.app import Arbiter, Grant
 from commands.audit_cli import signer_from
+from commands.seasonfile import load_season, play_season
 from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
 from domain.season import ELIMINATED, REINSTATED
@@ -45,7 +51,7 @@ def emit(data: Any, as_json: bool, *text: Any) -> None:
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True))
         return
-    console = Console(soft_wrap=True)
+    console = Console(width=None if sys.stdout.isatty() else 120)
     for part in text:
         console.print(part)
 
@@ -213,6 +219,41 @@ def season_show(ctx: click.Context, season_name: str, player: str | None, host: 
     emit(data, as_json, *season_text(data))
 
 
+@season.command("play")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@json_option
+@click.pass_context
+def season_play(ctx: click.Context, file: str, as_json: bool) -> None:
+    """Play a season file (docs/match-files.md) into the store, show the season, check its
+    expectations (exit 1 naming each mismatch)."""
+    data, mismatches = play_season(app_of(ctx), load_season(file), Path(file).parent)
+    emit(data, as_json, *season_text(data))
+    for line in mismatches:
+        click.echo(f"mismatch: {line}", err=True)
+    if mismatches:
+        sys.exit(1)
+
+
+def demo_seasons(app: Arbiter, signer: Signer, folder: Path) -> int:
+    """`arbiter demo`'s season part: play each season file of FOLDER/seasons, tell its story and
+    verify its full season bundle offline. Returns how many did not go as expected."""
+    failed = 0
+    for path in sorted((folder / "seasons").glob("*.json")):
+        data, mismatches = play_season(app, load_season(path), path.parent)
+        click.echo(f"\n== seasons/{path.name}")
+        emit(data, False, *season_text(data))
+        for line in mismatches:
+            click.echo(f"mismatch: {line}")
+        bundle = "".join(app.season_bundle(data["season"], FULL, signer.verifier_key()))
+        audit = verify_season(line.encode() + b"\n" for line in bundle.splitlines())
+        click.echo(f"  audit: full season bundle verified offline ({audit.entries} entries, "
+                   f"{len(audit.checkpoints)} signed season checkpoints, {audit.cited} match "
+                   "entries checked against their matches' signed checkpoints, every standing "
+                   "recomputed)")
+        failed += bool(mismatches)
+    return failed
+
+
 # -- reading files ------------------------------------------------------------------------
 
 def read_text(file: str) -> str:
@@ -278,20 +319,26 @@ def standings_table(data: dict[str, Any]) -> Table:
                                                  ("tol", "opal", "moe", "ec", "dm_entrant"))]
         if garnets:
             cells.append(str(row["garnets"]) if "garnets" in row else "")
-        table.add_row(*cells, row["left_in"] or "")
+        table.add_row(*cells, row["left_in"] or ("a ruling" if row["status"] == "out" else ""))
     return table
 
 
+KINDS = {"main": "Main Match", "death_match": "Death Match", "final_match": "Final Match",
+         "single": "on its own"}
+ASSET_NAMES = {"garnets": "garnets", "tol": "ToL", "opal": "Opal", "moe": "MoE", "ec": "EC",
+               "dm_entrant": "Death Match entrant"}
+
+
 def matches_table(data: dict[str, Any]) -> Table:
-    table = Table("match", "game", "kind", "winners", "EC", "DMO", "result", title="matches")
+    table = Table("match", "what", "winners", "EC", "DMO", "result", title="matches")
     for m in data["matches"]:
         ec = m["ec"] or ", ".join(m["ecs"] + [e for e in m["entrants"] if e not in m["ecs"]])
         result = "abandoned" if m["abandoned"] else (
             f"{m['outcome']}" + (f"; {m['loser']} lost" if m["loser"] else "")
             if m["ended"] else "under way")
-        kind = m["kind"] + (f" from {m['from']}" if m["from"] else "")
-        table.add_row(m["match"], m["game"], kind, ", ".join(m["winners"]), ec,
-                      m["dmo"] or "", result)
+        what = f"{KINDS[m['kind']]}, {m['game']}" + (f", from {m['from']}" if m["from"] else "")
+        dmo = m["dmo"] or ", ".join(f"{d} for {e}" for e, d in m["dmos"].items())
+        table.add_row(m["match"], what, ", ".join(m["winners"]), ec, dmo, result)
     return table
 
 
@@ -321,7 +368,7 @@ def what(line: dict[str, Any]) -> str:
     if kind in ("Granted", "Transferred", "Posted"):
         where = (f"{cause['match']} #{cause['seq']}: {cause['reason']}" if "match" in cause
                  else f"{next(iter(cause))}: {next(iter(cause.values()))}")
-        return f"{line['amount']:+d} {line['asset']} ({where})"
+        return f"{line['amount']:+d} {ASSET_NAMES[line['asset']]} ({where})"
     if kind == "MatchAdded":
         return f"plays {line['match']}"
     if kind == "DmoRecorded":
@@ -330,5 +377,5 @@ def what(line: dict[str, Any]) -> str:
         return f"eliminated in {line['match']}"
     if kind == "SeasonWon":
         return f"won the season in {line['match']}"
-    moved = [f"{n:+d} {a}" for a, n in line["changes"].items()]
+    moved = [f"{n:+d} {ASSET_NAMES[a]}" for a, n in line["changes"].items()]
     return f"ruling: {', '.join([*moved, *filter(None, [line['status']])])} ({cause['ruling']})"

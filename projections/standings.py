@@ -42,20 +42,27 @@ def standings(season: Season, viewer: str | None) -> dict[str, Any]:
         "champion": season.champion,
         "eliminated": [{"player": p, "match": left["match"], "seq": left["seq"]}
                        for p, left in season.out.items()],
-        "matches": [match_row(m) for m in season.matches.values()],
+        "matches": [match_row(m, season.dmos.get(m["match"], {}))
+                    for m in season.matches.values()],
         "history": history(season, viewer),
     }
 
 
 def status(season: Season, player: str) -> str:
-    if player == season.champion:
-        return "champion"
-    return "out" if player in season.out else "in"
+    """in, out, and once the Final is won, champion and runner_up."""
+    if player in season.out:
+        return "out"
+    if season.champion is None:
+        return "in"
+    return "champion" if player == season.champion else "runner_up"
 
 
-def match_row(m: dict[str, Any]) -> dict[str, Any]:
+def match_row(m: dict[str, Any], dmos: dict[str, str]) -> dict[str, Any]:
+    """A match as the season tells it. A Death Match names its EC and DMO; a Main Match its
+    ECs (or Death Match entrants) and the DMO of each, by its rules or the host."""
+    named = {ec: m["rules_dmo"] for ec in m["ecs"] if m["rules_dmo"]} | dmos
     return {"match": m["match"], "game": m["game"], "kind": m["kind"], "players": m["players"],
-            "from": m["from"], "dmo": m["dmo"] or m["rules_dmo"], "ec": m["ec"] or None,
+            "from": m["from"], "dmo": m["dmo"], "dmos": named, "ec": m["ec"],
             "ecs": list(m["ecs"]), "entrants": list(m["entrants"]), "ended": m["ended"],
             "abandoned": m["abandoned"], "outcome": m["outcome"], "winners": m["winners"],
             "loser": m["loser"]}
