@@ -1,4 +1,4 @@
-"""The service commands: `serve`, `projections run|rebuild`, `tokens host|issue`.
+"""The service commands: `serve`, `projections run|rebuild`, `tokens host|issue|issue-all`.
 
 `register(cli)` adds them to the main group. docs/service.md describes the API, the tokens,
 the projections, deadlines and deployment.
@@ -7,6 +7,7 @@ the projections, deadlines and deployment.
 from __future__ import annotations
 
 import copy
+import json
 import os
 import signal
 import sys
@@ -14,10 +15,12 @@ import threading
 from contextlib import closing
 
 import click
+from rich.console import Console
+from rich.table import Table
 
 from commands.app import Arbiter
 from commands.http.service import INTERVAL_VARIABLE, PROJECTIONS_VARIABLE
-from commands.http.tokens import Tokens
+from commands.http.tokens import Tokens, join_link
 from commands.store import URL_VARIABLE, database_url, persistence_env
 from domain.errors import RuleViolation
 from projections import runner
@@ -111,3 +114,29 @@ def tokens_issue(ctx: click.Context, match_id: str, player: str) -> None:
         if player not in app.match(match_id).players:
             raise RuleViolation("unknown_player", f"{player!r} does not play in {match_id}")
         click.echo(Tokens(app).issue(match_id, player))
+
+
+@tokens_group.command("issue-all")
+@click.argument("match_id", metavar="MATCH")
+@click.option("--base-url", default=None, metavar="URL",
+              help="The service's public address: print each player's link too, "
+                   "URL/join?match=MATCH&token=TOKEN.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def tokens_issue_all(ctx: click.Context, match_id: str, base_url: str | None,
+                     as_json: bool) -> None:
+    """Issue every player's token for MATCH at once, replacing earlier ones; print each (once:
+    hand each player theirs)."""
+    with closing(Arbiter(ctx.obj["db"])) as app:
+        issued = Tokens(app).issue_all(match_id, app.match(match_id).players)
+    rows = [{"match": match_id, "player": player, "token": token,
+             "link": join_link(base_url, match_id, token) if base_url else None}
+            for player, token in issued.items()]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    table = Table("player", "token", *(["link"] if base_url else []),
+                  title=f"tokens for {match_id}")
+    for row in rows:
+        table.add_row(row["player"], row["token"], *([row["link"]] if base_url else []))
+    Console(width=None if sys.stdout.isatty() else 200).print(table)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from urllib.parse import urlencode
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -21,6 +22,12 @@ from eventsourcing.utils import retry
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)
+
+
+def join_link(base_url: str, match_id: str, token: str) -> str:
+    """A player's personal link: the page at BASE/join takes the token out of the address
+    (docs/service.md), so it is pasted once and never logged again."""
+    return f"{base_url.rstrip('/')}/join?{urlencode({'match': match_id, 'token': token})}"
 
 
 def digest_of(token: str) -> str:
@@ -86,6 +93,16 @@ class Tokens:
         tokens.issue(player=player, digest=digest_of(token))
         self.app.save(tokens)
         return token
+
+    @retry(IntegrityError, max_attempts=10, wait=0.01)
+    def issue_all(self, match_id: str, players: list[str]) -> dict[str, str]:
+        """A new token for every player of `match_id`, in one save, replacing earlier ones."""
+        issued = {player: new_token() for player in players}
+        tokens = self._get(PlayerTokens.create_id(match_id)) or PlayerTokens(match_id=match_id)
+        for player, token in issued.items():
+            tokens.issue(player=player, digest=digest_of(token))
+        self.app.save(tokens)
+        return issued
 
     def is_host(self, token: str) -> bool:
         found = self._get(HostToken.create_id())
