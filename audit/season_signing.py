@@ -17,13 +17,14 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import NamedTuple
 
-from audit.canonical import canonical
+from audit.canonical import canonical, entry_bytes
 from audit.checkpoints import leaves
 from audit.errors import AuditError
 from audit.keys import Signer
-from audit.merkle import root
+from audit.merkle import TreeBuilder, root
 from audit.notes import checkpoint_body, parse_checkpoint, parse_note
 from domain.season import Season, public_standings
 
@@ -51,8 +52,13 @@ def standings_hash(standings: dict) -> str:
 
 def mark_of(match: str, note: str) -> MatchMark:
     """The size and root a match's signed note claims."""
+    return MatchMark(match, *_size_and_root(note))
+
+
+@lru_cache(maxsize=4096)
+def _size_and_root(note: str) -> tuple[int, str]:
     text = parse_note(note).text
-    return MatchMark(match, parse_checkpoint(text).size, text.split("\n")[2])
+    return parse_checkpoint(text).size, text.split("\n")[2]
 
 
 def extensions(standings: str, marks: list[MatchMark]) -> list[str]:
@@ -74,14 +80,38 @@ def parse_season_extensions(lines: tuple[str, ...]) -> SeasonClose:
     return SeasonClose(found[1], tuple(marks))
 
 
-def season_checkpoint_text(season: Season, latest: Mapping[str, str]) -> str:
+def season_checkpoint_text(season: Season, latest: Mapping[str, str],
+                           log_root: bytes | None = None) -> str:
     """The checkpoint body for `season`'s log as it stands; `latest` maps a match id to its
-    latest signed note (matches without one are left out)."""
-    entries = [record["entry"] for record in season.records]
+    latest signed note (matches without one are left out); `log_root`, the log's Merkle root
+    when the caller keeps it."""
+    if log_root is None:
+        log_root = root(leaves(record["entry"] for record in season.records))
     marks = [mark_of(match, latest[match]) for match in season.matches if match in latest]
-    return checkpoint_body(season.origin, len(entries), root(leaves(entries)),
+    return checkpoint_body(season.origin, season.version, log_root,
                            extensions(standings_hash(public_standings(season)), marks))
 
 
-def sign_season(signer: Signer, season: Season, latest: Mapping[str, str]) -> str:
-    return signer.sign_note(season_checkpoint_text(season, latest))
+def sign_season(signer: Signer, season: Season, latest: Mapping[str, str],
+                log_root: bytes | None = None) -> str:
+    return signer.sign_note(season_checkpoint_text(season, latest, log_root))
+
+
+class SeasonTree:
+    """A season log's Merkle root kept leaf by leaf between changes, so signing after each one
+    does not re-hash the whole season. Starts over if the log it saw is not a prefix of the
+    one it is given (an evicted change)."""
+
+    def __init__(self) -> None:
+        self.tree = TreeBuilder()
+        self.last: str | None = None
+
+    def root(self, season: Season) -> bytes:
+        size = self.tree.size
+        if size > len(season.records) or (size and
+                                          season.records[size - 1]["entry"]["hash"] != self.last):
+            self.tree, size = TreeBuilder(), 0
+        for record in season.records[size:]:
+            self.tree.append(entry_bytes(record["entry"]))
+        self.last = season.records[-1]["entry"]["hash"]
+        return self.tree.root()

@@ -17,7 +17,7 @@ from eventsourcing.persistence import IntegrityError, InternalError
 
 from audit.keys import Signer
 from audit.season_bundle import export_season
-from audit.season_signing import sign_season
+from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
 from commands.store import database_url, persistence_env
 from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
@@ -104,6 +104,7 @@ class Arbiter(Application):
         self._locks: dict[UUID, threading.Lock] = {}
         self._locks_lock = threading.Lock()
         self._loaded: dict[UUID, int] = {}
+        self._season_trees: dict[str, SeasonTree] = {}
         # Workers starting together race on CREATE TABLE IF NOT EXISTS; the loser retries.
         for attempt in range(5):
             try:
@@ -231,14 +232,19 @@ class Arbiter(Application):
         with self._writing(SeasonCheckpoints.create_id(season.name)) as checkpoints_id:
             checkpoints = self._load(checkpoints_id, "unknown_season", season.name)
             latest = {**self._latest_match_notes(season), **(signed or {})}
-            checkpoints.record(size=season.version, note=sign_season(self.signer, season, latest))
+            tree = self._season_trees.setdefault(season.name, SeasonTree())
+            checkpoints.record(size=season.version, note=sign_season(
+                self.signer, season, latest, tree.root(season)))
             yield [season, checkpoints]
 
     def _latest_match_notes(self, season: Season) -> dict[str, str]:
+        """Each match's latest signed note. Read from the cached aggregates themselves: a
+        match's checkpoints are written only under its season's lock, which the caller holds."""
         latest = {}
         for match_id in season.matches:
             try:
-                notes = self.repository.get(MatchCheckpoints.create_id(match_id)).notes
+                notes = self.repository.get(MatchCheckpoints.create_id(match_id),
+                                            deepcopy_from_cache=False).notes
             except AggregateNotFoundError:
                 continue
             if notes:
