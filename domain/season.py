@@ -306,9 +306,9 @@ class Season(Aggregate):
         self.check_is_in(ec)
         self.check_is_in(dmo)
         if any(m["kind"] == DEATH_MATCH and m["from"] == match and m["ec"] == ec
-               for m in self.matches.values()):
+               and not m["abandoned"] for m in self.matches.values()):
             raise RuleViolation("death_match_exists", f"{ec}'s Death Match from {match} exists "
-                                "already")
+                                "already (only an abandoned one may be played again)")
         return dmo, ec
 
     def ec_of(self, match: str, ec: str | None) -> str:
@@ -329,7 +329,7 @@ class Season(Aggregate):
 
     def check_final_two(self, players: list[str]) -> None:
         left = self.remaining
-        if any(m["kind"] == FINAL_MATCH for m in self.matches.values()):
+        if any(m["kind"] == FINAL_MATCH and not m["abandoned"] for m in self.matches.values()):
             raise RuleViolation("final_exists", "the season has its Final Match already")
         if len(left) != 2 or sorted(players) != sorted(left):
             raise RuleViolation("not_final_two", f"the Final Match is for the last two; "

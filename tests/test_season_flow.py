@@ -130,6 +130,18 @@ def test_the_death_matchs_loser_leaves_and_never_plays_again(totems):
     refused("WRONG_PHASE", app.submit, "dm", "gil", "pass")
 
 
+def test_an_abandoned_death_match_eliminates_nobody_and_may_be_played_again(totems):
+    app = totems
+    app.record_dmo("spring", "totems", "gil", "named by the winner")
+    create_duel(app, "dm", from_match="totems")
+    app.submit("dm", HOST, "end", {"reason": "the host's connection died"})
+    season = app.season("spring")
+    assert season.out == {}
+    assert season.records[-1]["entry"]["public"]["abandoned"] is True
+    create_duel(app, "dm-again", from_match="totems")
+    assert app.match("dm-again").players == ["gil", "dee"]
+
+
 def test_an_eliminated_player_cannot_act_in_a_match_still_running(totems):
     app = totems
     app.create_match(match_id="bids", season="spring", game="sealed_bid",
