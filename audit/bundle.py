@@ -34,6 +34,10 @@ FORMAT = "arbiter-bundle/1"
 PUBLIC, FULL = "public", "full"
 HEADER, ENTRY, OPENING, OPENED, CHECKPOINT = "header", "entry", "opening", "opened", "checkpoint"
 
+# What the genesis entry says only when true, and the header repeats then: a seed under 128
+# bits, taken on the host's say-so; a match the host runs without signed checkpoints.
+GENESIS_FLAGS = ("weak_seed", "unsigned")
+
 Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 
 
@@ -56,6 +60,8 @@ class Header(BaseModel):
     entries: int = Field(ge=2, le=MAX_SAFE_INTEGER)
     host_seed: str | None = None
     salt_key: Hex64 | None = None
+    weak_seed: Literal[True] | None = None
+    unsigned: Literal[True] | None = None
 
     @model_validator(mode="after")
     def check_secrets_match_the_kind(self) -> Header:
@@ -102,7 +108,8 @@ def export(match: Match, notes: Sequence[str], kind: str, host_key: str | None,
            log_origin: str | None = None) -> Iterator[str]:
     """The lines of `match`'s bundle with its signed checkpoint `notes` (oldest first), each
     after the entry at its size with the consistency proof from the one before. The origin is
-    the checkpoints' (by default the first note's, else the one without a host prefix)."""
+    the checkpoints' (by default the first note's, else the one without a host prefix).
+    `host_key` is the key that signed them (none for a match created unsigned)."""
     entries = [record["entry"] for record in match.records]
     genesis = entries[0]["public"]
     header: dict[str, Any] = {
@@ -110,9 +117,11 @@ def export(match: Match, notes: Sequence[str], kind: str, host_key: str | None,
         "origin": log_origin or origin_of(notes, match.match_id), "game": genesis["game"],
         "rules_version": genesis["rules_version"], "season": genesis["season"],
         "players": genesis["players"], "seed_commitment": genesis["seed_commitment"],
-        "setup_commitment": entries[1]["seals"][0], "host_key": host_key,
+        "setup_commitment": entries[1]["seals"][0],
+        "host_key": None if genesis.get("unsigned") else host_key,  # it signed nothing here
         "entries": len(entries),
     }
+    header |= {flag: True for flag in GENESIS_FLAGS if genesis.get(flag)}
     if kind == FULL:
         header |= {"host_seed": match.host_seed, "salt_key": match.salt_key}
     yield line({HEADER: header})

@@ -11,6 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
+import orjson
+
 from domain.canonical import MAX_SAFE_INTEGER, NotCanonical, canonical, check
 from domain.envelope import EVENT_PREFIX, commitment, entry_bytes, entry_hash, salt
 
@@ -24,15 +27,9 @@ __all__ = [
     "entry_bytes",
     "entry_hash",
     "loads",
-    "loads_many",
+    "read_fast",
     "salt",
 ]
-
-# domain.canonical's encoder, without its check: the decoder's hooks below have refused
-# floats and out-of-range integers already, and a million lines cannot afford a second walk.
-_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"),
-                            allow_nan=False, check_circular=False)
-
 
 def _integer(text: str) -> int:
     value = int(text)
@@ -57,25 +54,23 @@ def loads(text: str) -> Any:
     return value
 
 
-def loads_many(texts: list[str]) -> list[Any] | None:
-    """The values of many ASCII lines with one canonical re-encoding for them all, or None when
-    any line fails (the caller then reads them one by one, to name the first bad one).
+def _refuse_float(text: str) -> Any:
+    raise ValueError("a float")  # `loads` names it
 
-    Python's encoder writes the RFC 8785 text of ASCII integer-only values (domain.canonical).
-    Each line is parsed alone, so a line cannot borrow a bracket from its neighbour; then equal
-    joined texts mean equal lines, since no JSON value is a proper prefix of another plus a comma.
-    """
-    joined = ",".join(texts)
-    if not joined.isascii():
+
+_FAST_DECODER = msgspec.json.Decoder(float_hook=_refuse_float)
+_FAST_ENCODING = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
+
+
+def read_fast(raw: bytes) -> Any:
+    """The value of one ASCII line (ending in a newline) through C code, if re-encoding it gives
+    the line back byte for byte; else None, and `loads` says what is wrong. msgspec refuses
+    floats as it parses; orjson refuses integers past ±(2^53−1) and, for ASCII text, escapes
+    exactly as RFC 8785 does and sorts keys the same (tests/audit/test_bundle.py checks it)."""
+    if not raw.endswith(b"\n") or not raw.isascii():
         return None
-    scan = _DECODER.scan_once  # the C scanner itself, without decode()'s Python wrappers
-    values = []
     try:
-        for text in texts:
-            value, end = scan(text, 0)
-            if end != len(text):
-                return None
-            values.append(value)
-    except (ValueError, StopIteration):  # JSONDecodeError and NotCanonical alike, or no JSON
+        value = _FAST_DECODER.decode(raw)
+        return value if orjson.dumps(value, option=_FAST_ENCODING) == raw[:-1] else None
+    except (msgspec.DecodeError, orjson.JSONEncodeError):
         return None
-    return values if _ENCODER.encode(values) == f"[{joined}]" else None

@@ -70,8 +70,8 @@ class Rerun:
                 match_id=self.header.match, season=self.header.season,
                 game_id=self.header.game, setup=data["setup"], host_seed=data["host_seed"],
                 salt_key=self.header.salt_key, garnets=data["garnets"],
-                at=self._genesis["at"],
-                allow_weak_seed=bool((self._genesis.get("public") or {}).get("weak_seed")))
+                at=self._genesis["at"], allow_weak_seed=bool(self.header.weak_seed),
+                unsigned=bool(self.header.unsigned))
         except RuleViolation as error:
             raise AuditError("rerun_refused", f"the rules refuse the setup: {error}", 2) from None
 

@@ -76,41 +76,65 @@ class SeasonAudit:
     checkpoints: list[int] = field(default_factory=list)
     season: Season | None = None
 
-    def report(self) -> list[str]:
-        h, season = self.header, self.season
-        lines = [f"{h.kind} bundle of season {h.season} ({h.origin}): "
-                 f"{len(season.players)} players, {len(h.matches)} matches",
-                 f"entries      {self.entries}: every line canonical, every hash and chain "
-                 "link holds"]
+    def title(self) -> str:
+        h = self.header
+        return (f"{h.kind} bundle of season {h.season} ({h.origin}): "
+                f"{len(self.season.players)} players, {len(h.matches)} matches")
+
+    def findings(self) -> list[tuple[str, str]]:
+        """What was checked and what it showed, as (what, finding) pairs."""
+        h = self.header
+        found = [("entries", f"{self.entries}: every line canonical, every hash and chain "
+                  "link holds")]
         if h.kind == FULL:
-            lines.append(f"openings     {self.opened} sealed parts open to their commitments "
-                         "with the salts the salt key derives")
-        lines.append(f"matches      {self.match_notes} signed match checkpoints, each "
-                     "extending the one before")
+            found.append(("openings", f"{self.opened} sealed parts open to their commitments "
+                          "with the salts the salt key derives"))
+        found.append(("matches", f"{self.match_notes} signed match checkpoints, each "
+                      "extending the one before"))
         covered = f"{self.cited - self.uncovered} under their match's signed checkpoint"
         if self.uncovered:
             covered += f", {self.uncovered} after their match's last checkpoint (not yet signed)"
-        lines.append(f"citations    {self.cited} match entries the season rests on: {covered}")
+        found.append(("citations", f"{self.cited} match entries the season rests on: "
+                      f"{covered}"))
         if self.checkpoints:
-            lines.append(f"checkpoints  {len(self.checkpoints)}, each extending the one "
-                         f"before and signing the standings recomputed here; the last covers "
-                         f"{self.checkpoints[-1]} of {self.entries} entries")
+            found.append(("checkpoints", f"{len(self.checkpoints)}, each extending the one "
+                          "before and signing the standings recomputed here; the last covers "
+                          f"{self.checkpoints[-1]} of {self.entries} entries"))
             source = "pinned with --key" if self.pinned else \
                 "named by the header: pass --key to pin the key the host published"
-            lines.append(f"signed by    {self.signer} ({source})")
+            found.append(("signed by", f"{self.signer} ({source})"))
         else:
-            lines.append("checkpoints  none: nothing in this bundle is signed")
+            found.append(("checkpoints", "none: nothing in this bundle is signed"))
         seen = "every entry" if h.kind == FULL else "every public entry (garnets are sealed)"
-        lines.append(f"rules        re-ran {seen} through the season's rules")
+        found.append(("rules", f"re-ran {seen} through the season's rules"))
+        return found
+
+    def standings(self) -> list[dict[str, Any]]:
+        """Each player's standing as the bundle's entries recompute it (garnets only from a
+        full bundle)."""
+        season = self.season
+        rows = []
         for row in public_standings(season)["players"]:
-            garnets = f" garnets {season.balances[row['player']]['garnets']}" \
-                if h.kind == FULL else ""
-            state = "champion" if row["player"] == season.champion else \
-                "in" if row["in"] else f"out ({(season.out[row['player']]['match'] or 'ruling')})"
-            lines.append(f"standing     {row['player']}: {state}, ToL {row['tol']} Opal "
-                         f"{row['opal']} MoE {row['moe']} EC {row['ec']}{garnets}")
-        lines.append("verified")
-        return lines
+            player = row["player"]
+            status = "out" if not row["in"] else "in" if season.champion is None else \
+                "champion" if player == season.champion else "runner_up"
+            left_in = season.out[player]["match"] or "a ruling" if status == "out" else None
+            rows.append({"player": player, "status": status, "left_in": left_in,
+                         **{a: row[a] for a in ("tol", "opal", "moe", "ec")},
+                         **({"garnets": season.balances[player]["garnets"]}
+                            if self.header.kind == FULL else {})})
+        return rows
+
+    def report(self) -> list[str]:
+        """One screen: what was checked and what it showed, and each standing recomputed."""
+        standings = []
+        for row in self.standings():
+            state = f"out ({row['left_in']})" if row["status"] == "out" else row["status"]
+            garnets = f" garnets {row['garnets']}" if "garnets" in row else ""
+            standings.append(f"standing     {row['player']}: {state}, ToL {row['tol']} Opal "
+                             f"{row['opal']} MoE {row['moe']} EC {row['ec']}{garnets}")
+        return [self.title(), *(f"{what:<12} {finding}" for what, finding in self.findings()),
+                *standings, "verified"]
 
 
 def verify_season(stream: Iterable[bytes], key: VerifierKey | None = None) -> SeasonAudit:

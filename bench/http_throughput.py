@@ -28,6 +28,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from audit import keys
 from bench.stores import SERVER, postgres_url
 from commands.app import Arbiter
 from commands.http.tokens import Tokens
@@ -141,7 +142,7 @@ def main() -> None:
     parser.add_argument("--pg", default=SERVER)
     args = parser.parse_args()
     with postgres_url(args.pg) as url:
-        app = Arbiter(url)
+        app = Arbiter(url, signer=keys.generate("bench-host"))
         rows = [("http", through_http(url, app, set_up(app, "http-", args.matches),
                                       args.clients, args.votes, args.workers)),
                 ("in-process", in_process(app, set_up(app, "app-", args.matches),

@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from audit import keys
 from bench.stores import SERVER, on_both_stores
 from commands.app import Arbiter
 from commands.matchfile import load, play
@@ -34,7 +35,7 @@ def timed(call, repeat: int) -> float:
 def run(url: str, repeat: int) -> None:
     for path in sorted(SEEDS.glob("kings_court-*.json")):
         file = load(path)
-        play(Arbiter(url), file)
+        play(Arbiter(url, signer=keys.generate("bench-host")), file)
         cold = Arbiter(url, env={"AGGREGATE_CACHE_MAXSIZE": ""})  # no cache: a real replay
         match = cold.match(file.match)
         middle = max(r["entry"]["round"] for r in match.records) // 2

@@ -21,6 +21,7 @@ from eventsourcing.domain import Aggregate, event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from audit import keys
 from bench.stores import SERVER, on_both_stores
 from commands.app import Arbiter
 from commands.matchfile import load, prepare_season
@@ -50,7 +51,7 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
 
 
 def run(url: str, n: int) -> None:
-    app = Arbiter(url)
+    app = Arbiter(url, signer=keys.generate("bench-host"))
     file = load(SEED_FILE)
     match_id = f"bench-{secrets.token_hex(4)}"
     file = file.model_copy(update={"match": match_id, "season": match_id})

@@ -6,6 +6,7 @@ import random
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -22,9 +23,9 @@ from audit.signing import sign_round
 from commands.store import database_url, persistence_env
 from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
 from domain.decider import HOST, Command
-from domain.envelope import salt
+from domain.envelope import GENESIS_PREV, forgery, salt
 from domain.errors import RuleViolation
-from domain.match import Match, parse_salt_key
+from domain.match import Match, MatchSnapshot, parse_salt_key
 from domain.records import headline, may_see, own_parts, shown
 from domain.season import (
     DEATH_MATCH,
@@ -37,6 +38,7 @@ from domain.season import (
 )
 
 RETRIES = 20
+READ_CACHE = 256  # matches whose reader copy is kept between reads
 T = TypeVar("T")
 ENDINGS = ("MatchEnded", "MatchAbandoned")
 
@@ -49,6 +51,18 @@ class Grant:
     amount: int
     asset: str = "garnets"
     reason: str = ""
+
+
+def check_stored(match: Match | None, record: dict[str, Any]) -> None:
+    """Views refuse to show an entry whose stored bytes do not match its hash."""
+    if match is None:  # the genesis entry: it hashes alone, and names the key of the rest
+        salt_key, prev = bytes(32), GENESIS_PREV
+    else:
+        salt_key, prev = parse_salt_key(match.salt_key), match.records[-1]["entry"]["hash"]
+    problem = forgery(record, salt_key, prev)
+    if problem is not None:
+        raise RuleViolation("forged_entry", f"match {record['entry']['match']}: {problem} "
+                            "(the store was changed outside Arbiter; `arbiter check` tells more)")
 
 
 @dataclass(frozen=True)
@@ -91,7 +105,13 @@ class Outcome:
 class Arbiter(Application):
     """Aggregates are cached between commands (replaying a long match for every vote would
     dominate a submission). Writers take the aggregate itself from the cache under a
-    per-aggregate lock, and evict it when a save fails; readers get copies."""
+    per-aggregate lock, and evict it when a save fails. Readers never touch it: each match has
+    a reader's copy of its own, brought up to date from the store under a lock of its own,
+    and a read returns an immutable snapshot of it (`MatchSnapshot`).
+
+    The host's `signer` signs a checkpoint at every round close. Without one, a match can
+    only be created unsigned (on the host's say-so, recorded in its genesis entry), and a
+    round of a signed match does not close: nothing is ever left unsigned by accident."""
 
     name = "arbiter"
     env: ClassVar[dict[str, str]] = {"AGGREGATE_CACHE_MAXSIZE": "256"}
@@ -104,6 +124,8 @@ class Arbiter(Application):
         self._locks: dict[UUID, threading.Lock] = {}
         self._locks_lock = threading.Lock()
         self._loaded: dict[UUID, int] = {}
+        self._read: OrderedDict[UUID, tuple[Match, MatchSnapshot]] = OrderedDict()
+        self._read_locks: dict[UUID, threading.Lock] = {}
         self._season_trees: dict[str, SeasonTree] = {}
         # Workers starting together race on CREATE TABLE IF NOT EXISTS; the loser retries.
         for attempt in range(5):
@@ -253,22 +275,48 @@ class Arbiter(Application):
 
     # -- matches --------------------------------------------------------------------------
 
-    def match(self, match_id: str, version: int | None = None) -> Match:
-        try:
-            return self.repository.get(Match.create_id(match_id), version=version)
-        except AggregateNotFoundError:
-            raise RuleViolation("unknown_match", f"no match {match_id!r}") from None
+    def match(self, match_id: str, version: int | None = None) -> MatchSnapshot:
+        """The match as the store holds it now (or as of `version`), never to be changed."""
+        aggregate_id = Match.create_id(match_id)
+        if version is not None:
+            try:
+                return self.repository.get(aggregate_id, version=version).snapshot()
+            except AggregateNotFoundError:
+                raise RuleViolation("unknown_match", f"no match {match_id!r}") from None
+        with self._locks_lock:
+            lock = self._read_locks.setdefault(aggregate_id, threading.Lock())
+        with lock:
+            held = self._read.pop(aggregate_id, None)
+            reader = held[0] if held else None
+            news = list(self.repository.event_store.get(
+                aggregate_id, gt=reader.version if reader else None))
+            for domain_event in news:
+                check_stored(reader, domain_event.record)
+                reader = domain_event.mutate(reader)
+            if reader is None:
+                raise RuleViolation("unknown_match", f"no match {match_id!r}")
+            snapshot = held[1] if held and not news else reader.snapshot()
+            self._read[aggregate_id] = (reader, snapshot)
+            if len(self._read) > READ_CACHE:
+                self._read.popitem(last=False)
+        return snapshot
 
     def create_match(self, *, match_id: str, season: str, game: str, setup: Mapping[str, Any],
                      host_seed: str, salt_key: str, at: str | None = None,
-                     allow_weak_seed: bool = False, from_match: str | None = None,
-                     ec: str | None = None, final: bool = False) -> Outcome:
+                     allow_weak_seed: bool = False, unsigned: bool = False,
+                     from_match: str | None = None, ec: str | None = None,
+                     final: bool = False) -> Outcome:
         """A match of the season. With `from_match`, the Tile Joust Death Match of that Main
         Match's EC (or `ec`, one of several) against its DMO: players, variant and DMO come
-        from the season. With `final`, the Final Match of the last two."""
+        from the season. With `final`, the Final Match of the last two. Without the host's
+        signer, only `unsigned` (its genesis entry says so)."""
         def attempt() -> Outcome:
             if Match.create_id(match_id) in self.repository:
                 raise RuleViolation("match_exists", f"match {match_id!r} exists already")
+            if self.signer is None and not unsigned:
+                raise RuleViolation("no_host_key", "no host key to sign the match's "
+                                    "checkpoints: run `arbiter init` first, or create the "
+                                    "match unsigned (--unsigned)")
             with self._writing(Season.create_id(season)) as season_id:
                 the_season = self._load(season_id, "unknown_season", season)
                 kind = match_kind(game, from_match, final)
@@ -280,7 +328,7 @@ class Arbiter(Application):
                 match = Match.configure(match_id=match_id, season=season, game_id=game,
                                         setup=full, host_seed=host_seed, salt_key=salt_key,
                                         garnets=the_season.garnets(the_season.players), at=at,
-                                        allow_weak_seed=allow_weak_seed)
+                                        allow_weak_seed=allow_weak_seed, unsigned=unsigned)
                 the_season.add_match(match_id, game, kind, match.players,
                                      match.records[0]["entry"]["hash"], at=at, **pairing)
                 checkpoints = MatchCheckpoints(
@@ -348,9 +396,14 @@ class Arbiter(Application):
                     seqs = match.handle(command, at=at, command_id=command_id)
                     changed: list[Any] = [match]
                     signed: dict[str, str] = {}
+                    closed = match.round != round_before or match.ended != ended_before
+                    if closed and self.signer is None and not match.unsigned:
+                        raise RuleViolation("no_host_key", "no host key to sign the checkpoint "
+                                            f"of round {round_before} of {match_id}: run "
+                                            "`arbiter init` first, or set ARBITER_HOST_KEY to "
+                                            "the host's key file")
                     with ExitStack() as held:  # every writer's lock until the one save
-                        if (match.round != round_before or match.ended != ended_before) and \
-                                self.signer is not None:
+                        if closed and self.signer is not None and not match.unsigned:
                             cid = held.enter_context(
                                 self._writing(MatchCheckpoints.create_id(match_id)))
                             checkpoints = self._load(cid, "unknown_match", match_id)

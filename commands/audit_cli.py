@@ -3,7 +3,8 @@
 `register(cli)` adds them to the main group. The host's key file is a setting: `--key PATH` on
 the commands that sign, else $ARBITER_HOST_KEY, else ./arbiter-host.key. Commands that check a
 signature take the host's published verifier key instead (`--key VKEY`). docs/audit.md has the
-formats and failure codes.
+formats and failure codes. A checkpoint or proof read from a file may have lost its final
+newline in a chat: it is put back (`commands.inputs.pasted_note`).
 """
 
 from __future__ import annotations
@@ -14,23 +15,20 @@ import sys
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from audit import keys
-from audit.bundle import FULL, PUBLIC, export
 from audit.errors import AuditError
-from audit.keys import Signer
-from audit.notes import NoteError, VerifierKey, parse_verifier_key, verify_note
-from audit.receipts import prove, verify_proof
-from audit.replay import bisect, diff, replay
-from audit.season_verify import verify_any
-from audit.signing import sign_round
-from audit.verify import Audit, verify
 from commands import render
-from commands.app import Arbiter
-from domain.match import Match
+from commands.console import app_of, json_option
+from commands.inputs import pasted_note, read_json
+
+if TYPE_CHECKING:
+    from audit.keys import Signer
+    from audit.notes import VerifierKey
+    from audit.verify import Audit
+    from domain.match import Match
 
 DEFAULT_KEY = "arbiter-host.key"
 KEY_VARIABLE = "ARBITER_HOST_KEY"
@@ -46,13 +44,15 @@ vkey_option = click.option(
 viewer_option = click.option(
     "--as", "viewer", default="public", show_default=True,
     help="The viewer: public, host or a player id.")
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+in_file = click.Path(dir_okay=False)
 
 
 def signer_from(path: str | None = None) -> Signer | None:
     """The host's signer from its key file: `path`, else $ARBITER_HOST_KEY, else the default.
-    None when the default file does not exist (then nothing is signed); a key file named
-    explicitly must exist."""
+    None when the default file does not exist (then no match can be created signed, and no
+    round of a signed match closes); a key file named explicitly must exist."""
+    from audit import keys
+
     named = path or os.environ.get(KEY_VARIABLE)
     file = Path(named or DEFAULT_KEY)
     if file.exists():
@@ -65,9 +65,15 @@ def signer_from(path: str | None = None) -> Signer | None:
 def required_signer(path: str | None) -> Signer:
     signer = signer_from(path)
     if signer is None:
-        raise AuditError("no_host_key", f"no key file at ./{DEFAULT_KEY}: run `arbiter keys "
-                         "generate` or pass --key PATH")
+        raise AuditError("no_host_key", f"no key file at ./{DEFAULT_KEY}: run `arbiter init` "
+                         "(or `arbiter keys generate`), or pass --key PATH")
     return signer
+
+
+def vkey_of(vkey: str | None) -> VerifierKey | None:
+    from audit.notes import parse_verifier_key
+
+    return parse_verifier_key(vkey) if vkey else None
 
 
 def register(cli: click.Group) -> None:
@@ -78,62 +84,85 @@ def register(cli: click.Group) -> None:
 
 # -- keys -----------------------------------------------------------------------------------
 
-@click.group("keys")
+@click.group("keys", short_help="The host's signing key.")
 def keys_group() -> None:
     """The host's Ed25519 signing key: every checkpoint is signed with it."""
 
 
-@keys_group.command("generate")
+@keys_group.command("generate", short_help="Make the host's key; print its verifier key.")
 @key_file_option
 @click.option("--name", default="arbiter-host", show_default=True,
-              help="The key's name in every signature line (no spaces or '+'), e.g. the "
-                   "host's domain.")
-def keys_generate(key_path: str | None, name: str) -> None:
-    """Make a key pair in the key file (never replacing one); print the verifier key to publish."""
+              help="The key's name in every signature line (no spaces or '+'), for example "
+                   "the host's domain.")
+@json_option
+def keys_generate(key_path: str | None, name: str, as_json: bool) -> None:
+    """Make a key pair in the key file (mode 0600, never replacing one) and print the verifier
+    key to publish. `arbiter init` does this and more."""
+    from audit import keys
+
     file = Path(key_path or DEFAULT_KEY)
     if file.exists():
         raise AuditError("key_exists", f"{file} exists already: a host key is never replaced")
     signer = keys.generate(name)
     keys.save(signer, file)
-    click.echo(signer.verifier_key())
+    key_data(file, signer, as_json)
+    if not as_json:
+        click.echo(f"{file} created (mode 0600): keep it secret; publish the verifier key "
+                   "above", err=True)
 
 
-@keys_group.command("show")
+@keys_group.command("show", short_help="Print the host's verifier key.")
 @key_file_option
-def keys_show(key_path: str | None) -> None:
+@json_option
+def keys_show(key_path: str | None, as_json: bool) -> None:
     """Print the verifier key of the configured key file (C2SP name+hash+key form)."""
-    click.echo(required_signer(key_path).verifier_key())
+    key_data(Path(key_path or os.environ.get(KEY_VARIABLE) or DEFAULT_KEY),
+             required_signer(key_path), as_json)
+
+
+def key_data(file: Path, signer: Signer, as_json: bool) -> None:
+    """The verifier key alone on a line (to copy or to script), or JSON with its file."""
+    data = {"key_file": str(file), "verifier_key": signer.verifier_key()}
+    render.emit(data, as_json, data["verifier_key"])
 
 
 # -- checkpoints and bundles ----------------------------------------------------------------
 
-@click.command("checkpoint")
+@click.command("checkpoint", short_help="Print a round's signed checkpoint, to paste.")
 @click.argument("match_id", metavar="MATCH")
 @click.option("--round", "round_", type=int, default=None,
               help="The round whose close to show (default: the last one closed).")
 @key_file_option
+@json_option
 @click.pass_context
 def checkpoint_command(ctx: click.Context, match_id: str, round_: int | None,
-                       key_path: str | None) -> None:
+                       key_path: str | None, as_json: bool) -> None:
     """Print the signed checkpoint of a round's close, ready to paste into the game's chat.
 
-    The stored one when the round was signed as it closed; otherwise one signed now with the
-    configured key over the log as it stood at the end of that round (not stored).
+    The stored one when the round was signed as it closed; otherwise (a match created
+    unsigned) one signed now with the configured key over the log as it stood at the end of
+    that round, not stored.
     """
-    app = Arbiter(ctx.obj["db"])
+    from audit.signing import sign_round
+
+    app = app_of(ctx, signing=False)
     match = app.match(match_id)
     last = last_closed_round(match)
     round_ = last if round_ is None else round_
     stored = {n["round"]: n["note"] for n in app.checkpoints(match_id).notes}
     if round_ in stored:
-        click.echo(stored[round_], nl=False)
-        return
-    if not 0 <= round_ <= last:
+        note = stored[round_]
+    elif not 0 <= round_ <= last:
         raise AuditError("round_not_closed", f"round {round_} of {match_id} has not closed"
                          + (f" (the last closed is {last})" if last >= 0 else ""))
-    size = sum(1 for record in match.records if record["entry"]["round"] <= round_)
-    note = sign_round(required_signer(key_path), app.match(match_id, version=size), round_)
-    click.echo(note, nl=False)
+    else:
+        size = sum(1 for record in match.records if record["entry"]["round"] <= round_)
+        note = sign_round(required_signer(key_path), app.match(match_id, version=size), round_)
+    data = {"match": match_id, "round": round_, "note": note, "stored": round_ in stored}
+    if as_json:
+        render.show(data, True, list)
+    else:
+        click.echo(note, nl=False)
 
 
 def last_closed_round(match: Match) -> int:
@@ -141,37 +170,50 @@ def last_closed_round(match: Match) -> int:
     return match.records[-1]["entry"]["round"] if match.ended else match.round - 1
 
 
-@click.command("export")
+@click.command("export", short_help="Write a match's or a season's audit bundle.")
 @click.argument("match_id", metavar="MATCH", required=False)
 @click.option("--season", "season_name", default=None, metavar="SEASON",
               help="Export the season's bundle instead: its log, every match entry it rests "
                    "on and every signed checkpoint.")
-@click.option("--public", "kind", flag_value=PUBLIC, help="What the public may see.")
-@click.option("--full", "kind", flag_value=FULL,
+@click.option("--public", "kind", flag_value="public", help="What the public may see.")
+@click.option("--full", "kind", flag_value="full",
               help="Also every sealed plaintext and salt, the host seed and the salt key.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
               help="The bundle file (- for stdout).")
 @key_file_option
+@json_option
 @click.pass_context
 def export_command(ctx: click.Context, match_id: str | None, season_name: str | None,
-                   kind: str | None, output: str, key_path: str | None) -> None:
-    """Export a match's (or with --season, a season's) log as an audit bundle (JSON Lines,
-    docs/audit.md)."""
+                   kind: str | None, output: str, key_path: str | None, as_json: bool) -> None:
+    """Export a match's log (or with --season, a season's) as an audit bundle (JSON Lines,
+    docs/audit.md): --public for anyone, --full for an auditor. Its header names the host key
+    that signed it."""
+    from audit.bundle import export
+    from audit.notes import parse_verifier_key
+
     if kind is None:
         raise AuditError("invalid_input", "choose --public or --full")
     if (match_id is None) == (season_name is None):
         raise AuditError("invalid_input", "name a MATCH, or a season with --season")
-    app = Arbiter(ctx.obj["db"])
+    app = app_of(ctx, signing=False)
     signer = signer_from(key_path)
     host_key = signer.verifier_key() if signer else None
     if season_name is not None:
-        lines, notes, what = app.season_bundle(season_name, kind, host_key), \
-            app.signed_notes(season_name), f"season {season_name}"
+        lines = app.season_bundle(season_name, kind, host_key)
+        notes = app.signed_notes(season_name)
+        data = {"season": season_name, "kind": kind, "file": output,
+                "entries": app.season(season_name).version, "checkpoints": len(notes)}
+        what, signed = f"season {season_name}", f"{len(notes)} signed checkpoints (the " \
+            "season's and its matches')"
     else:
         match = app.match(match_id)
-        notes = [n["note"] for n in app.checkpoints(match_id).notes]
-        lines = export(match, notes, kind, host_key, app.checkpoints(match_id).origin)
-        what = f"{match_id}: {match.version} entries"
+        checkpoints = app.checkpoints(match_id)
+        notes = [n["note"] for n in checkpoints.notes]
+        lines = export(match, notes, kind, host_key, checkpoints.origin)
+        data = {"match": match_id, "kind": kind, "file": output, "entries": match.version,
+                "checkpoints": len(notes), "unsigned": match.unsigned}
+        what = match_id
+        signed = "unsigned match" if match.unsigned else f"{len(notes)} signed checkpoints"
     if signer is not None:
         check_signed_by(notes, parse_verifier_key(host_key))
     elif notes:
@@ -179,80 +221,124 @@ def export_command(ctx: click.Context, match_id: str | None, season_name: str | 
                    "--key VKEY", err=True)
     with click.open_file(output, "w", encoding="utf-8") as out:
         out.writelines(lines)
-    click.echo(f"{kind} bundle of {what}, {len(notes)} checkpoints", err=True)
+    render.show(data, as_json, lambda: [
+        f"{kind} bundle of {what} written to {output}: {data['entries']} entries, {signed}"],
+        err=output == "-")
 
 
 def check_signed_by(notes: list[str], key: VerifierKey) -> None:
     """A bundle names the key that signed its checkpoints, so refuse to name another."""
+    from audit.notes import NoteError, verify_note
+
     for note in notes:
         try:
             verify_note(note, [key])
         except NoteError:
-            raise AuditError("wrong_host_key", f"the match's checkpoints were not signed by "
+            raise AuditError("wrong_host_key", f"the checkpoints were not signed by "
                              f"{key}") from None
 
 
 # -- verifying ------------------------------------------------------------------------------
 
-@click.command("verify")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.command("verify", short_help="Verify an audit bundle offline.")
+@click.argument("file", type=in_file)
 @vkey_option
-def verify_command(file: str, vkey: str | None) -> None:
-    """Verify an audit bundle (a match's or a season's) offline: exit 0 with a report, or 1
-    naming the first failure."""
-    key = parse_verifier_key(vkey) if vkey else None
+@json_option
+def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
+    """Verify an audit bundle (a match's or a season's) offline, with no store and no network:
+    exit 0 with a report, or 1 naming the first failure (docs/audit.md lists the codes)."""
+    from audit.season_verify import verify_any
+
+    key = vkey_of(vkey)
     with open(file, "rb") as stream, ExitStack() as stack:
-        audit = judged(lambda: verify_any(stream, key, progress=progress_bar(stack)))
-    click.echo("\n".join(audit.report()))
+        audit = judged(lambda: verify_any(stream, key, progress=progress_bar(stack)), as_json)
+    data = verified_data(audit)
+    render.show(data, as_json, lambda: [
+        audit.title(), render.pairs(audit.findings()),
+        *([render.rows_table(data["standings"], title="standings, recomputed")]
+          if "standings" in data else []),
+        "verified"])
 
 
-@click.group("receipt")
+def verified_data(audit: Any) -> dict[str, Any]:
+    """What `verify --json` prints of a verified match bundle or season bundle."""
+    from audit.season_verify import SeasonAudit
+
+    h = audit.header
+    found = {"verified": True, "kind": h.kind, "entries": audit.entries,
+             "checkpoints": len(audit.checkpoints),
+             "signed_by": str(audit.signer) if audit.checkpoints else None,
+             "pinned": audit.pinned, "findings": dict(audit.findings())}
+    if isinstance(audit, SeasonAudit):
+        return {**found, "season": h.season, "origin": h.origin, "matches": h.matches,
+                "match_checkpoints": audit.match_notes, "cited": audit.cited,
+                "standings": audit.standings()}
+    return {**found, "match": h.match, "game": h.game, "rules_version": h.rules_version,
+            "season": h.season, "players": h.players, "unsigned": bool(h.unsigned),
+            "weak_seed": bool(h.weak_seed), "ended": audit.ended, "results": audit.results}
+
+
+@click.group("receipt", short_help="Check the receipt of a submission.")
 def receipt_group() -> None:
     """Receipts of submissions: prove what was sent, and that it is in the signed log."""
 
 
-@receipt_group.command("verify")
-@click.argument("receipt_file", metavar="RECEIPT", type=click.Path(exists=True, dir_okay=False))
-@click.option("--bundle", "bundle_file", type=click.Path(exists=True, dir_okay=False),
+@receipt_group.command("verify", short_help="Check a receipt against a bundle or a proof.")
+@click.argument("receipt_file", metavar="RECEIPT", type=in_file)
+@click.option("--bundle", "bundle_file", type=in_file,
               help="A bundle of the match (public is enough): the proof is made from it.")
-@click.option("--proof", "proof_file", type=click.Path(exists=True, dir_okay=False),
+@click.option("--proof", "proof_file", type=in_file,
               help="A saved c2sp.org/tlog-proof instead of a bundle (needs --key).")
-@click.option("--checkpoint", "checkpoint_file", type=click.Path(exists=True, dir_okay=False),
+@click.option("--checkpoint", "checkpoint_file", type=in_file,
               help="With --bundle: prove under this checkpoint as it was published (default: "
                    "the bundle's first checkpoint covering the entry).")
 @click.option("--save-proof", type=click.Path(dir_okay=False), default=None,
               help="Write the tlog-proof to this file.")
 @vkey_option
+@json_option
 def receipt_verify(receipt_file: str, bundle_file: str | None, proof_file: str | None,
                    checkpoint_file: str | None, save_proof: str | None,
-                   vkey: str | None) -> None:
-    """Check a receipt (as `match submit --json` prints it): each sealed part opens to what was
-    sent, and the entry is in a log the host signed. Exit 1 naming what fails."""
+                   vkey: str | None, as_json: bool) -> None:
+    """Check a receipt (`match submit --receipt FILE` saves one; `--json` prints it): each
+    sealed part opens to what was sent, and the entry is in a log the host signed. Exit 1
+    naming what fails."""
+    from audit.receipts import prove, verify_proof
+
     if (bundle_file is None) == (proof_file is None):
         raise AuditError("invalid_input", "give one of --bundle FILE and --proof FILE")
-    data = json.loads(Path(receipt_file).read_text(encoding="utf-8"))
+    data = read_json(receipt_file, "receipt")
     receipt = data["receipt"] if isinstance(data, dict) and "receipt" in data else data
-    key = parse_verifier_key(vkey) if vkey else None
+    key = vkey_of(vkey)
     if proof_file is not None:
         if key is None:
             raise AuditError("no_host_key", "a proof alone names no key: pass --key VKEY")
-        text = Path(proof_file).read_text(encoding="utf-8")
-        proven = judged(lambda: verify_proof(receipt, text, key))
+        text = pasted_note(Path(proof_file).read_text(encoding="utf-8"))
+        proven = judged(lambda: verify_proof(receipt, text, key), as_json)
     else:
-        note = Path(checkpoint_file).read_text(encoding="utf-8") if checkpoint_file else None
+        note = pasted_note(Path(checkpoint_file).read_text(encoding="utf-8")) \
+            if checkpoint_file else None
         with open(bundle_file, "rb") as stream:
-            proven = judged(lambda: prove(receipt, stream, key, note))
+            proven = judged(lambda: prove(receipt, stream, key, note), as_json)
     if save_proof:
         Path(save_proof).write_text(proven.proof, encoding="utf-8")
-    click.echo("\n".join(["receipt verified", *proven.report()]))
+    result = {"verified": True, "match": proven.match, "seq": proven.seq, "hash": proven.hash,
+              "size": proven.size, "round": proven.round, "signed_by": str(proven.signer),
+              "opened": {str(i): part for i, part in proven.opened.items()},
+              "proof": proven.proof}
+    render.show(result, as_json, lambda: ["receipt verified", *proven.report()])
 
 
-def judged(check: Callable[[], Any]) -> Any:
+def judged(check: Callable[[], Any], as_json: bool = False) -> Any:
     """Run a verification: what it finds wrong is its answer (exit 1), not bad input (exit 2)."""
     try:
         return check()
     except AuditError as error:
-        click.echo(f"FAILED {error.code}: {error.message}")
+        if as_json:
+            click.echo(json.dumps({"verified": False, "code": error.code,
+                                   "message": error.detail, "seq": error.seq,
+                                   "line": error.line}, indent=2, sort_keys=True))
+        else:
+            click.echo(f"FAILED {error.code}: {error.message}")
         sys.exit(1)
 
 
@@ -276,15 +362,34 @@ def progress_bar(stack: ExitStack) -> Callable[[int, int], None]:
 
 def audit_of(ctx: click.Context, source: str, vkey: str | None) -> Audit:
     """A bundle file, verified; or else a match of the store, exported in full and verified."""
+    from audit.bundle import FULL, export
+    from audit.verify import verify
+    from domain.errors import RuleViolation
+
     if Path(source).is_file():
-        key = parse_verifier_key(vkey) if vkey else None
         with open(source, "rb") as stream:
-            return verify(stream, key, keep_log=True)
-    match = Arbiter(ctx.obj["db"]).match(source)
+            return verify(stream, vkey_of(vkey), keep_log=True)
+    try:
+        match = app_of(ctx, signing=False).match(source)
+    except RuleViolation as error:
+        if error.code == "unknown_match" and Path(source).suffix:
+            raise RuleViolation("no_file", f"no file {source}, nor a match of that name in "
+                                "the store") from None
+        raise
     return verify((line.encode() for line in export(match, [], FULL, None)), keep_log=True)
 
 
-@click.command("replay")
+def viewer_for(audit: Audit, source: str, viewer: str) -> str:
+    """A public bundle shows the public view: asked for another, say so and show that."""
+    if audit.match is None and viewer in ("host", *audit.header.players):
+        click.echo(f"note: {source} is a public bundle, so it shows the public view; "
+                   f"{viewer}'s view needs the full bundle (`arbiter export MATCH --full`)",
+                   err=True)
+        return "public"
+    return viewer
+
+
+@click.command("replay", short_help="A match as one viewer saw it at a round's end.")
 @click.argument("source", metavar="FILE|MATCH")
 @click.option("--round", "round_", type=int, required=True, help="As of the end of round N.")
 @viewer_option
@@ -293,13 +398,18 @@ def audit_of(ctx: click.Context, source: str, vkey: str | None) -> Audit:
 @click.pass_context
 def replay_command(ctx: click.Context, source: str, round_: int, viewer: str,
                    vkey: str | None, as_json: bool) -> None:
-    """A match as one viewer saw it at the end of a round, from a bundle or the store."""
-    data = replay(audit_of(ctx, source, vkey), round_, viewer)
-    roots = f"log root {data['log_root'] or '-'}\nstate root {data['state_root'] or '-'}"
-    render.emit(data, as_json, f"{render.view_text(data)}\n{roots}")
+    """A match as one viewer saw it at the end of a round, from a bundle (verified first) or
+    from the store; a public bundle shows the public view only."""
+    from audit.replay import replay
+
+    audit = audit_of(ctx, source, vkey)
+    data = replay(audit, round_, viewer_for(audit, source, viewer))
+    roots = [("log root", data["log_root"]), ("state root", data["state_root"])]
+    render.show(data, as_json, lambda: render.view(
+        data, f"saw it at the end of round {round_} ({data['as_of']['seq']} entries)", roots))
 
 
-@click.command("diff")
+@click.command("diff", short_help="What one viewer learnt between two rounds.")
 @click.argument("source", metavar="FILE|MATCH")
 @click.option("--from", "start", type=int, required=True, help="From the end of round N.")
 @click.option("--to", "end", type=int, required=True, help="To the end of round M.")
@@ -309,21 +419,30 @@ def replay_command(ctx: click.Context, source: str, round_: int, viewer: str,
 @click.pass_context
 def diff_command(ctx: click.Context, source: str, start: int, end: int, viewer: str,
                  vkey: str | None, as_json: bool) -> None:
-    """What one viewer learnt between the ends of two rounds."""
-    data = diff(audit_of(ctx, source, vkey), start, end, viewer)
-    lines = [f"match {data['match']} as seen by {data['viewer']}: end of round "
-             f"{data['from']['round']} (seq {data['from']['seq']}) to end of round "
-             f"{data['to']['round']} (seq {data['to']['seq']})",
-             *(f"{key}: {render.compact(change['from'])} -> {render.compact(change['to'])}"
-               for key, change in data["summary"].items()),
-             f"{len(data['events'])} new events:",
-             *(render.event_line(event) for event in data["events"])]
-    render.emit(data, as_json, "\n".join(lines))
+    """What one viewer learnt between the ends of two rounds: each summary entry that changed
+    and the new events."""
+    from audit.replay import diff
+
+    audit = audit_of(ctx, source, vkey)
+    data = diff(audit, start, end, viewer_for(audit, source, viewer))
+    render.show(data, as_json, lambda: diff_text(data))
 
 
-@click.command("bisect")
-@click.argument("bundle_a", type=click.Path(exists=True, dir_okay=False))
-@click.argument("bundle_b", type=click.Path(exists=True, dir_okay=False))
+def diff_text(data: dict[str, Any]) -> list[Any]:
+    changes = render.new_table("what", f"end of round {data['from']['round']}",
+                               f"end of round {data['to']['round']}", title="changed")
+    for key, change in data["summary"].items():
+        changes.add_row(key, render.block(change["from"]), render.block(change["to"]))
+    return [f"match {data['match']} as {render.seen_by(data['viewer'])} saw it, from the end "
+            f"of round {data['from']['round']} (entry {data['from']['seq']}) to the end of "
+            f"round {data['to']['round']} (entry {data['to']['seq']})",
+            changes if data["summary"] else "nothing in the summary changed",
+            render.events_table(data["events"], title=f"{len(data['events'])} new events")]
+
+
+@click.command("bisect", short_help="Where two bundles of one match first disagree.")
+@click.argument("bundle_a", type=in_file)
+@click.argument("bundle_b", type=in_file)
 @vkey_option
 @json_option
 @click.pass_context
@@ -331,8 +450,10 @@ def bisect_command(ctx: click.Context, bundle_a: str, bundle_b: str, vkey: str |
                    as_json: bool) -> None:
     """Where two bundles of one match first disagree: the entry, the round of the log and the
     round of the replayed state (exit 0 when they agree, 1 when they do not)."""
+    from audit.replay import bisect
+
     data = bisect(audit_of(ctx, bundle_a, vkey), audit_of(ctx, bundle_b, vkey))
-    render.emit(data, as_json, bisect_text(data))
+    render.show(data, as_json, lambda: [bisect_text(data)])
     if not data["agree"]:
         sys.exit(1)
 
@@ -341,20 +462,20 @@ def bisect_text(data: dict[str, Any]) -> str:
     if data["agree"]:
         return f"the bundles agree: {data['entries']['a']} entries, the same states every round"
     lines = [f"match {data['match']}: A has {data['entries']['a']} entries, B "
-             f"{data['entries']['b']} (seen by {data['viewer']})"]
+             f"{data['entries']['b']} (seen by {render.seen_by(data['viewer'])})"]
     if data["seq"] is not None:
         lines.append(f"first different entry: seq {data['seq']} (logs part in round "
                      f"{data['log_round']})")
         for side in ("a", "b"):
             entry = data["entry"][side]
             shown = "none" if entry is None else "sealed" if entry.get("sealed") \
-                else render.event_line(entry).strip()
+                else render.event_line(entry)
             lines.append(f"  {side.upper()}: {shown}")
     if data["state_round"] is not None:
         state = data["state"]
         lines.append(f"first round whose state differs: {data['state_round']} "
                      f"(A {state['a'][:16]}…, B {state['b'][:16]}…)")
-        lines.extend(f"  {key}: A {render.compact(v['a'])}  B {render.compact(v['b'])}"
+        lines.extend(f"  {key}: A {render.cell(v['a'])}; B {render.cell(v['b'])}"
                      for key, v in state["summary"].items())
     else:
         lines.append("the replayed states agree at the end of every round both have")

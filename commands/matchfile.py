@@ -5,13 +5,13 @@ The format is documented in docs/match-files.md.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from commands.app import Arbiter
+from commands.inputs import read_json
 from domain.errors import RuleViolation
 from projections.results import results
 
@@ -57,6 +57,7 @@ class MatchFile(Strict):
     garnets: dict[str, int] = Field(default_factory=dict)
     host_seed: str
     allow_weak_seed: bool = False
+    unsigned: bool = False
     salt_key: str
     contributions: dict[str, str] = Field(default_factory=dict)
     setup: dict[str, Any] = Field(default_factory=dict)
@@ -66,7 +67,7 @@ class MatchFile(Strict):
 
 
 def load(path: str | Path) -> MatchFile:
-    return MatchFile.model_validate(json.loads(Path(path).read_text()))
+    return MatchFile.model_validate(read_json(path, "match file"))
 
 
 def prepare_season(app: Arbiter, file: MatchFile) -> None:
@@ -99,7 +100,7 @@ def run(app: Arbiter, file: MatchFile, **season: Any) -> tuple[dict[str, Any], l
     app.create_match(match_id=file.match, season=file.season, game=file.game,
                      setup={"players": file.players, **file.setup}, host_seed=file.host_seed,
                      salt_key=file.salt_key, at=file.created_at,
-                     allow_weak_seed=file.allow_weak_seed, **season)
+                     allow_weak_seed=file.allow_weak_seed, unsigned=file.unsigned, **season)
     mismatches: list[str] = []
     steps = [Step(actor=p, do="contribute", args={"text": t})
              for p, t in file.contributions.items()] + file.commands

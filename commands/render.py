@@ -1,65 +1,221 @@
-"""Plain-text renderings for the CLI. Each takes data already filtered for its viewer."""
+"""How the command line prints: JSON with `--json`, else sentences and tables drawn with rich.
+
+Each renderer takes data already filtered for its viewer. Rich decides colour and width from
+the terminal: printed into a pipe or a file the text stays plain (no colour codes), and
+NO_COLOR is honoured. Rich is imported only when text is printed.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from commands.app import Outcome
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+    from rich.table import Table
+
+    from commands.app import Outcome
+
+SCALARS = (str, int, float, bool, type(None))
 
 
 def emit(data: Any, as_json: bool, text: str) -> None:
+    """`data` as JSON, or `text` as it is: a value to copy or to script (a key, a token) is
+    printed whole, never wrapped."""
     click.echo(json.dumps(data, indent=2, sort_keys=True) if as_json else text)
 
+
+def show(data: Any, as_json: bool, draw: Callable[[], Iterable[RenderableType]],
+         err: bool = False) -> None:
+    """`data` as JSON, or what `draw` makes of it as text."""
+    if as_json:
+        click.echo(json.dumps(data, indent=2, sort_keys=True), err=err)
+    else:
+        out(*draw(), err=err)
+
+
+def out(*renderables: RenderableType, err: bool = False) -> None:
+    printer = console(err)
+    for renderable in renderables:
+        printer.print(renderable)
+
+
+def console(err: bool = False) -> Console:
+    from rich.console import Console
+
+    # markup off: player names and game data are printed as they are, brackets and all.
+    return Console(stderr=err, markup=False, emoji=False, highlight=False)
+
+
+# -- values ---------------------------------------------------------------------------------
 
 def compact(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
+def cell(value: Any) -> str:
+    """A value in a few words: lists joined with commas, objects as `key: value`."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        if not value:
+            return "none"
+        if all(isinstance(v, SCALARS) for v in value):
+            return ", ".join(cell(v) for v in value)
+        return "; ".join(nested(v) for v in value)
+    if isinstance(value, dict):
+        if not value:
+            return "none"
+        return ", ".join(f"{k}: {nested(v)}" for k, v in value.items())
+    return str(value)
+
+
+def nested(value: Any) -> str:
+    """A value inside another, in parentheses when it has parts of its own."""
+    parts = (isinstance(value, dict) and value) or (isinstance(value, list) and len(value) > 1)
+    return f"({cell(value)})" if parts else cell(value)
+
+
+def block(value: Any) -> RenderableType:
+    """A value as a table when it is one (rows of objects with the same keys), as a nested
+    report when it is an object of objects, else in a few words."""
+    if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+        if rows_alike(list(value.values())):
+            return rows_table([{"": key, **row} for key, row in value.items()])
+        return pairs(value.items())
+    if isinstance(value, list) and rows_alike(value):
+        return rows_table(value)
+    return cell(value)
+
+
+def rows_alike(rows: list[Any]) -> bool:
+    """Rows a table shows well: objects, all with the same keys, each value a few words."""
+    return bool(rows) and all(isinstance(row, dict) and row and row.keys() == rows[0].keys()
+                              and all(isinstance(v, SCALARS) or len(v) <= 3
+                                      for v in row.values()) for row in rows)
+
+
+def rows_table(rows: list[dict[str, Any]], title: str | None = None) -> Table:
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    table = new_table(*columns, title=title)
+    for row in rows:
+        table.add_row(*(cell(row.get(column)) for column in columns))
+    return table
+
+
+def new_table(*columns: str, title: str | None = None) -> Table:
+    from rich import box
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False,
+                  show_edge=False)
+    for column in columns:  # a narrow terminal wraps a cell; it never cuts one short
+        table.add_column(column, overflow="fold", no_wrap=not column)  # row names stay whole
+    return table
+
+
+def pairs(items: Iterable[tuple[str, Any]]) -> Table:
+    """Two columns, what and its value, with no lines: a report."""
+    from rich.table import Table
+
+    table = Table.grid(padding=(0, 2))
+    table.add_column(no_wrap=True)
+    table.add_column(overflow="fold")
+    for key, value in items:
+        table.add_row(key, block(value))
+    return table
+
+
+# -- events and views -----------------------------------------------------------------------
+
+def audience(value: Any) -> str:
+    if value == "public":
+        return "everyone"
+    return value if isinstance(value, str) else ", ".join(value)
+
+
+def events_table(events: list[dict[str, Any]], title: str | None = "events") -> Table:
+    table = new_table("#", "round", "event", "by", "seen by", "details", title=title)
+    for e in events:
+        table.add_row(str(e["seq"]), str(e["round"]), e["kind"], e.get("actor") or "-",
+                      audience(e["audience"]), cell(e["data"]))
+    return table
+
+
 def event_line(event: dict[str, Any]) -> str:
-    audience = event["audience"]
-    if audience == "public":
-        to = ""
-    else:
-        to = f" [to {audience if isinstance(audience, str) else ','.join(audience)}]"
-    return f"  #{event['seq']:<4} r{event['round']:<3} {event['kind']}{to} {compact(event['data'])}"
+    return (f"#{event['seq']} round {event['round']} {event['kind']} (seen by "
+            f"{audience(event['audience'])}): {cell(event['data'])}")
 
 
-def outcome_text(outcome: Outcome) -> str:
-    lines = []
-    if outcome.receipt:
-        r = outcome.receipt
-        lines.append(f"receipt: match {r.match} seq {r.seq} hash {r.hash}")
-        lines.extend(f"  salt[{i}] {s}" for i, s in r.salts.items())
-    lines.extend(event_line(e) for e in outcome.told)
-    return "\n".join(lines)
+def seen_by(viewer: str) -> str:
+    return {"public": "the public", "host": "the host"}.get(viewer, viewer)
 
 
-def view_text(data: dict[str, Any]) -> str:
-    lines = [f"{data['game']} match {data['match']} as seen by {data['viewer']} "
-             f"(round {data['as_of']['round']}, {data['as_of']['seq']} entries)"]
-    lines.extend(f"{key}: {compact(value)}" for key, value in data["summary"].items())
-    lines.append("events:")
-    lines.extend(event_line(e) for e in data["events"])
-    return "\n".join(lines)
+def view(data: dict[str, Any], when: str, extra: Iterable[tuple[str, Any]] = ()
+         ) -> list[RenderableType]:
+    """A viewer's view: who sees what and `when` ("sees it now: ...", "saw it at the end of
+    round 2"), the game's scoreboard when it draws one, the summary, then every event the
+    viewer may see."""
+    lines: list[RenderableType] = [
+        f"{data['game']} match {data['match']}, as {seen_by(data['viewer'])} {when}"]
+    board = scoreboard(data)
+    if board is not None:
+        lines.append(board)
+    lines.append(pairs([*((k, v) for k, v in data["summary"].items() if k != "viewer"),
+                        *extra]))
+    lines.append(events_table(data["events"]))
+    return lines
 
 
-def results_text(outcome: dict[str, Any], reveals: bool = True) -> str:
-    lines = [f"{outcome['game']} match {outcome['match']}: outcome {outcome['outcome']}"
-             + ("" if outcome["ended"] else " (not ended)")]
-    lines.append(f"  {'player':<12} {'rank':>4} {'ToL':>4} {'garnets':>8} {'opal':>4} "
-                 f"{'MoE':>4}  EC")
-    for row in outcome["players"]:
-        lines.append(f"  {row['player']:<12} {row['rank'] or '-':>4} {row['tol']:>4} "
-                     f"{row['garnets']:>+8} {row['opal']:>4} {row['moe']:>4}  "
-                     f"{'EC' if row['ec'] else ''}{' DM' if row['dm_entrant'] else ''}")
-    for key, value in outcome["details"].items():
-        lines.append(f"  {key}: {compact(value)}")
+def scoreboard(data: dict[str, Any]) -> Table | None:
+    """The game's own standings table (`scoreboard(view)`), when the game draws one."""
+    from domain.games import get_game
+
+    draw = getattr(get_game(data["game"]), "scoreboard", None)
+    board = draw(data["summary"]) if draw else None
+    if not board:
+        return None
+    table = new_table(*board["columns"], title=board.get("title"))
+    for row in board["rows"]:
+        table.add_row(*(cell(value) for value in row))
+    return table
+
+
+# -- outcomes and results -------------------------------------------------------------------
+
+def outcome(result: Outcome, actor: str, name: str) -> list[RenderableType]:
+    first, last = result.seqs[0], result.seqs[-1]
+    entries = f"entry #{first}" if first == last else f"entries #{first} to #{last}"
+    who = "the host" if actor == "host" else actor
+    lines: list[RenderableType] = [f"accepted: {who}'s {name}, {entries}"]
+    if result.receipt:
+        lines.append(f"receipt: entry #{result.receipt.seq}, hash {result.receipt.hash} "
+                     "(the whole receipt: --json, or --receipt FILE)")
+    if result.told:
+        lines.append(events_table(result.told, title=f"what {who} was told"))
+    return lines
+
+
+def results(data: dict[str, Any], reveals: bool = True) -> list[RenderableType]:
+    state = f"ended, outcome {data['outcome']}" if data["ended"] else "not ended yet"
+    lines: list[RenderableType] = [f"{data['game']} match {data['match']}: {state}"]
+    table = new_table("player", "rank", "ToL", "garnets", "Opal", "MoE", "EC", "Death Match")
+    for row in data["players"]:
+        table.add_row(row["player"], cell(row["rank"]), str(row["tol"]),
+                      f"{row['garnets']:+d}", str(row["opal"]), str(row["moe"]),
+                      "EC" if row["ec"] else "", "entrant" if row["dm_entrant"] else "")
+    lines.append(table)
+    if data["details"]:
+        lines.append(pairs(data["details"].items()))
     if reveals:
-        for block in outcome["rounds"]:
-            lines.append(f"round {block['round']}:")
-            lines.extend(f"  #{r['seq']} {r['kind']} {compact(r['data'])}"
-                         for r in block["reveals"])
-    return "\n".join(lines)
+        for block_ in data["rounds"]:
+            lines.append(events_table(
+                [{**r, "round": block_["round"], "actor": None, "audience": "public"}
+                 for r in block_["reveals"]], title=f"round {block_['round']}: revealed"))
+    return lines
+

@@ -8,13 +8,13 @@ host rulings. The format is documented in docs/match-files.md.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
 from commands.app import Arbiter, Grant
+from commands.inputs import read_json
 from commands.matchfile import MatchFile, Strict, load, renamed, run
 from domain.errors import RuleViolation
 from projections.standings import standings
@@ -118,14 +118,7 @@ class SeasonFile(Strict):
 
 
 def load_season(path: str | Path) -> SeasonFile:
-    return SeasonFile.model_validate(json.loads(Path(path).read_text()))
-
-
-def is_season_file(path: str | Path) -> bool:
-    try:
-        return json.loads(Path(path).read_text()).get("format") == FORMAT
-    except (OSError, ValueError, AttributeError):
-        return False
+    return SeasonFile.model_validate(read_json(path, "season file"))
 
 
 def play_season(app: Arbiter, file: SeasonFile, folder: Path

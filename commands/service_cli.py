@@ -1,13 +1,13 @@
 """The service commands: `serve`, `projections run|rebuild`, `tokens host|issue|issue-all`.
 
 `register(cli)` adds them to the main group. docs/service.md describes the API, the tokens,
-the projections, deadlines and deployment.
+the projections, deadlines and deployment. The HTTP stack and the projection tables (with
+PostgreSQL's driver) are imported inside the commands that use them.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 import os
 import signal
 import sys
@@ -15,17 +15,11 @@ import threading
 from contextlib import closing
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from commands.app import Arbiter
-from commands.http.service import INTERVAL_VARIABLE, PROJECTIONS_VARIABLE
-from commands.http.tokens import Tokens, join_link
+from commands import render
+from commands.console import app_of, db_of, json_option
 from commands.store import URL_VARIABLE, database_url, persistence_env
 from domain.errors import RuleViolation
-from projections import runner
-from projections.projection import Ledger
-from projections.tables import open_views
 
 
 def register(cli: click.Group) -> None:
@@ -33,7 +27,7 @@ def register(cli: click.Group) -> None:
         cli.add_command(command)
 
 
-@click.command("serve")
+@click.command("serve", short_help="Run the HTTP API.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1),
@@ -45,10 +39,13 @@ def register(cli: click.Group) -> None:
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, workers: int, interval: float,
           no_projections: bool) -> None:
-    """Run the HTTP API (OpenAPI at /docs, /openapi.json) with uvicorn."""
+    """Run the HTTP API (OpenAPI at /docs, /openapi.json) with uvicorn: players submit for
+    themselves, everyone reads live views, deadlines close rounds (docs/service.md)."""
     import uvicorn  # only this command needs the server
 
-    os.environ[URL_VARIABLE] = database_url(ctx.obj["db"])
+    from commands.http.service import INTERVAL_VARIABLE, PROJECTIONS_VARIABLE
+
+    os.environ[URL_VARIABLE] = database_url(db_of(ctx))
     os.environ[INTERVAL_VARIABLE] = str(interval)
     os.environ[PROJECTIONS_VARIABLE] = "0" if no_projections else "1"
     log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)  # and the service's own lines
@@ -59,84 +56,97 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, interval: floa
 
 # -- projections ----------------------------------------------------------------------------
 
-@click.group("projections")
+@click.group("projections", short_help="The view tables of the HTTP API.")
 def projections_group() -> None:
     """The view tables: public, player, host, standings and audit views."""
 
 
-@projections_group.command("run")
+@projections_group.command("run", short_help="Keep the view tables current.")
 @click.option("--interval", default=1.0, show_default=True, type=click.FloatRange(0.05),
               help="Seconds between looks at the log (SQLite) or at the lock (PostgreSQL).")
 @click.pass_context
 def projections_run(ctx: click.Context, interval: float) -> None:
     """Keep the view tables current until stopped, as `serve` does in its workers."""
+    from projections import runner
+
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    runner.run(persistence_env(database_url(ctx.obj["db"])), stop, interval=interval)
+    runner.run(persistence_env(database_url(db_of(ctx))), stop, interval=interval)
 
 
-@projections_group.command("rebuild")
+@projections_group.command("rebuild", short_help="Rebuild the view tables from the events.")
+@json_option
 @click.pass_context
-def projections_rebuild(ctx: click.Context) -> None:
+def projections_rebuild(ctx: click.Context, as_json: bool) -> None:
     """Drop the view tables and rebuild them from the events, in one transaction."""
-    with closing(Ledger(env=persistence_env(database_url(ctx.obj["db"])))) as ledger:
+    from projections import runner
+    from projections.projection import Ledger
+    from projections.tables import open_views
+
+    with closing(Ledger(env=persistence_env(database_url(db_of(ctx))))) as ledger:
         views = open_views(ledger.recorder.datastore)
         total = ledger.recorder.max_notification_id() or 0
         with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
             runner.rebuild(ledger, views, lambda done, _: bar.update(done - bar.pos))
             bar.update(total - bar.pos)  # the last events may be tokens, which no view shows
-    click.echo(f"views rebuilt from {total} events")
+    render.show({"events": total}, as_json, lambda: [f"views rebuilt from {total} events"])
 
 
 # -- tokens ---------------------------------------------------------------------------------
 
-@click.group("tokens")
+@click.group("tokens", short_help="Bearer tokens of the HTTP API.")
 def tokens_group() -> None:
     """Bearer tokens of the HTTP API (stored as SHA-256 digests only)."""
 
 
-@tokens_group.command("host")
+@tokens_group.command("host", short_help="Make a new host token and print it.")
+@json_option
 @click.pass_context
-def tokens_host(ctx: click.Context) -> None:
+def tokens_host(ctx: click.Context, as_json: bool) -> None:
     """Make a new host token, replacing any other, and print it (once: keep it)."""
-    with closing(Arbiter(ctx.obj["db"])) as app:
-        click.echo(Tokens(app).set_host())
+    from commands.http.tokens import Tokens
+
+    with closing(app_of(ctx, signing=False)) as app:
+        token = Tokens(app).set_host()
+    render.emit({"token": token}, as_json, token)
 
 
-@tokens_group.command("issue")
+@tokens_group.command("issue", short_help="Issue a player's token for a match.")
 @click.argument("match_id", metavar="MATCH")
 @click.argument("player")
+@json_option
 @click.pass_context
-def tokens_issue(ctx: click.Context, match_id: str, player: str) -> None:
+def tokens_issue(ctx: click.Context, match_id: str, player: str, as_json: bool) -> None:
     """Issue PLAYER's token for MATCH, replacing any earlier one, and print it."""
-    with closing(Arbiter(ctx.obj["db"])) as app:
+    from commands.http.tokens import Tokens
+
+    with closing(app_of(ctx, signing=False)) as app:
         if player not in app.match(match_id).players:
             raise RuleViolation("unknown_player", f"{player!r} does not play in {match_id}")
-        click.echo(Tokens(app).issue(match_id, player))
+        token = Tokens(app).issue(match_id, player)
+    render.emit({"match": match_id, "player": player, "token": token}, as_json, token)
 
 
-@tokens_group.command("issue-all")
+@tokens_group.command("issue-all", short_help="Issue every player's token for a match.")
 @click.argument("match_id", metavar="MATCH")
 @click.option("--base-url", default=None, metavar="URL",
               help="The service's public address: print each player's link too, "
                    "URL/join?match=MATCH&token=TOKEN.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @click.pass_context
 def tokens_issue_all(ctx: click.Context, match_id: str, base_url: str | None,
                      as_json: bool) -> None:
-    """Issue every player's token for MATCH at once, replacing earlier ones; print each (once:
-    hand each player theirs)."""
-    with closing(Arbiter(ctx.obj["db"])) as app:
+    """Issue every player's token for MATCH at once, replacing earlier ones, and print each
+    (once: hand each player theirs). One line a player, each token whole, to copy."""
+    from commands.http.tokens import Tokens, join_link
+
+    with closing(app_of(ctx, signing=False)) as app:
         issued = Tokens(app).issue_all(match_id, app.match(match_id).players)
     rows = [{"match": match_id, "player": player, "token": token,
              "link": join_link(base_url, match_id, token) if base_url else None}
             for player, token in issued.items()]
-    if as_json:
-        click.echo(json.dumps(rows, indent=2))
-        return
-    table = Table("player", "token", *(["link"] if base_url else []),
-                  title=f"tokens for {match_id}")
-    for row in rows:
-        table.add_row(row["player"], row["token"], *([row["link"]] if base_url else []))
-    Console(width=None if sys.stdout.isatty() else 200).print(table)
+    width = max(len(player) for player in issued)
+    render.emit(rows, as_json, "\n".join(
+        f"{row['player']:<{width}}  {row['token']}" + (f"  {row['link']}" if base_url else "")
+        for row in rows))

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
-from urllib.parse import unquote, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 from domain.errors import RuleViolation
 
 DEFAULT_URL = "sqlite:///arbiter.db"
 URL_VARIABLE = "ARBITER_DATABASE_URL"
+# Seconds to wait for a PostgreSQL connection before giving up: a server that is down is said
+# within five seconds, not after the pool's 30. `?connect_timeout=N` in the URL sets another.
+CONNECT_TIMEOUT = 4
 
 
 def database_url(explicit: str | None = None) -> str:
@@ -19,7 +22,7 @@ def persistence_env(url: str) -> dict[str, str]:
     """eventsourcing settings for a database URL.
 
     sqlite:///relative/file.db, sqlite:////absolute/file.db, sqlite:///:memory:
-    postgresql://user[:password]@host[:port]/dbname
+    postgresql://user[:password]@host[:port]/dbname[?connect_timeout=SECONDS]
     """
     parsed = urlparse(url)
     if parsed.scheme == "sqlite":
@@ -32,14 +35,23 @@ def persistence_env(url: str) -> dict[str, str]:
         dbname = parsed.path.lstrip("/")
         if not dbname:
             raise RuleViolation("invalid_database_url", f"no database name in {url!r}")
+        try:
+            port = parsed.port or 5432
+        except ValueError:
+            raise RuleViolation("invalid_database_url", f"a port is a number: {url!r}") from None
+        timeout = parse_qs(parsed.query).get("connect_timeout", [str(CONNECT_TIMEOUT)])[-1]
+        if not timeout.isdigit() or int(timeout) < 1:
+            raise RuleViolation("invalid_database_url", f"connect_timeout={timeout!r} in "
+                                f"{url!r}: a whole number of seconds")
         return {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_DBNAME": unquote(dbname),
             "POSTGRES_HOST": parsed.hostname or "127.0.0.1",
-            "POSTGRES_PORT": str(parsed.port or 5432),
+            "POSTGRES_PORT": str(port),
             "POSTGRES_USER": unquote(parsed.username or "postgres"),
             "POSTGRES_PASSWORD": unquote(parsed.password or ""),
             "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "60",
+            "POSTGRES_CONNECT_TIMEOUT": timeout,
         }
     raise RuleViolation("invalid_database_url",
                         f"{url!r}: use sqlite:///FILE or postgresql://USER@HOST:PORT/DB")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+import orjson
 import rfc8785
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -14,8 +14,29 @@ class NotCanonical(ValueError):
     """A value the ledger refuses to hash: a float, a huge integer, a non-JSON type."""
 
 
-def check(value: Any, path: str = "$") -> None:
-    """Refuse floats, integers outside ±(2^53−1), non-string keys and non-JSON types."""
+def check(value: Any) -> None:
+    """Refuse floats, integers outside ±(2^53−1), non-string keys and non-JSON types; the
+    error names where in `value` the first one is."""
+    if not _plain(value):
+        _explain(value, "$")
+
+
+def _plain(value: Any) -> bool:
+    """The hot path (every entry of every command): no path strings built."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+    if kind is dict:
+        return all(type(key) is str and _plain(item) for key, item in value.items())
+    if kind is list or kind is tuple:
+        return all(_plain(item) for item in value)
+    return False
+
+
+def _explain(value: Any, path: str) -> None:
+    """Raise NotCanonical for the first value `_plain` refuses, naming where it is."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return
     if isinstance(value, int):
@@ -28,25 +49,30 @@ def check(value: Any, path: str = "$") -> None:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise NotCanonical(f"{path}: key {key!r} is not a string")
-            check(item, f"{path}.{key}")
+            _explain(item, f"{path}.{key}")
         return
     if isinstance(value, list | tuple):
         for index, item in enumerate(value):
-            check(item, f"{path}[{index}]")
+            _explain(item, f"{path}[{index}]")
         return
     raise NotCanonical(f"{path}: {type(value).__name__} is not a JSON value")
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"),
-                            allow_nan=False, check_circular=False)
+_SORTED = orjson.OPT_SORT_KEYS
 
 
 def canonical(value: Any) -> bytes:
-    """The RFC 8785 bytes of `value`, after `check`.
-
-    For integer-only values Python's encoder with sorted keys writes the same text whenever
-    that text is ASCII (same key order, same escapes), several times faster; anything else
-    (where UTF-16 key order may differ) goes through `rfc8785`."""
+    """The RFC 8785 bytes of `value`, after `check`."""
     check(value)
-    text = _ENCODER.encode(value)
-    return text.encode() if text.isascii() else rfc8785.dumps(value)
+    return encoded(value)
+
+
+def encoded(value: Any) -> bytes:
+    """The RFC 8785 bytes of a value already known to be plain JSON (read back from the store).
+
+    For integer-only values orjson with sorted keys writes the same bytes whenever they are
+    ASCII (same key order, same escapes; tests/audit/test_bundle.py checks every ASCII
+    character), several times faster; anything else (where UTF-16 key order may differ) goes
+    through `rfc8785`."""
+    text = orjson.dumps(value, option=_SORTED)
+    return text if text.isascii() else rfc8785.dumps(value)

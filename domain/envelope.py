@@ -16,7 +16,7 @@ import hmac
 from collections.abc import Sequence
 from typing import Any
 
-from domain.canonical import canonical
+from domain.canonical import canonical, encoded
 
 VERSION = 1
 EVENT_PREFIX = b"arbiter/event/v1\n"
@@ -29,8 +29,8 @@ def salt(salt_key: bytes, seq: int, index: int) -> bytes:
     return hmac.new(salt_key, f"{seq}|{index}".encode(), hashlib.sha256).digest()
 
 
-def commitment(salt_bytes: bytes, part: dict[str, Any]) -> str:
-    return hashlib.sha256(SEAL_PREFIX + salt_bytes + canonical(part)).hexdigest()
+def commitment(salt_bytes: bytes, part: dict[str, Any], encode=canonical) -> str:
+    return hashlib.sha256(SEAL_PREFIX + salt_bytes + encode(part)).hexdigest()
 
 
 def entry_bytes(entry: dict[str, Any]) -> bytes:
@@ -69,6 +69,25 @@ def seal_entry(
     }
     entry["hash"] = entry_hash(entry)
     return entry
+
+
+def forgery(record: dict[str, Any], salt_key: bytes, prev: str) -> str | None:
+    """What is wrong with a stored record, or None when its entry hashes to its `hash`, follows
+    `prev`, and each sealed part opens its commitment: a row edited in the database, found
+    before any view shows it."""
+    entry = record["entry"]
+    seq = entry["seq"]
+    hashed = encoded({k: v for k, v in entry.items() if k != "hash"})
+    if hashlib.sha256(EVENT_PREFIX + hashed).hexdigest() != entry["hash"]:
+        return f"entry {seq} does not hash to its hash"
+    if entry["prev"] != prev:
+        return f"entry {seq} does not follow the entry before it"
+    parts = record["parts"]
+    if len(parts) != len(entry["seals"]) or any(
+            commitment(salt(salt_key, seq, i), part, encoded) != sealed
+            for i, (part, sealed) in enumerate(zip(parts, entry["seals"], strict=False))):
+        return f"entry {seq}: a sealed part does not open its commitment"
+    return None
 
 
 # -- the season log ------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from copy import deepcopy
+from dataclasses import dataclass
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -30,7 +31,42 @@ MATCH_COMMANDS = ("contribute", "open_match", "set_deadline", "correct", "end")
 BOOKKEEPING = ("set_deadline", "correct")
 
 
-class Match(Aggregate):
+class Reading:
+    """What readers ask of a match, the live aggregate and a snapshot alike."""
+
+    game_id: str
+    host_seed: str
+    contributions: Mapping[str, str]
+    players: list[str]
+    phase: str
+    state: Any
+
+    @property
+    def game(self):
+        return get_game(self.game_id)
+
+    @property
+    def seed(self) -> str:
+        return match_seed(self.host_seed, [self.contributions.get(p) for p in self.players])
+
+    @property
+    def round(self) -> int:
+        return 0 if self.state is None else self.game.round_of(self.state)
+
+    @property
+    def ended(self) -> bool:
+        return self.phase == ENDED
+
+    @property
+    def unsigned(self) -> bool:
+        """The host created the match without signed checkpoints (its genesis entry says so)."""
+        return bool(self.records[0]["entry"]["public"].get("unsigned"))
+
+    def results(self) -> dict[str, Any] | None:
+        return None if self.state is None else self.game.results(self.state)
+
+
+class Match(Reading, Aggregate):
     @staticmethod
     def create_id(match_id: str) -> UUID:
         return uuid5(NAMESPACE_URL, f"arbiter/match/{match_id}")
@@ -68,9 +104,11 @@ class Match(Aggregate):
         garnets: Mapping[str, int],
         at: str | None = None,
         allow_weak_seed: bool = False,
+        unsigned: bool = False,
     ) -> Match:
         """Create the match: a public genesis entry, then the host's sealed setup. A seed under
-        128 bits is refused unless the host allows it; the genesis entry then says so."""
+        128 bits is refused unless the host allows it; the genesis entry then says so. So it
+        does of a match the host chose to run without signed checkpoints."""
         game = get_game(game_id)
         parsed = parse_setup(game, setup)
         weak = check_host_seed(host_seed, allow_weak_seed)
@@ -84,6 +122,8 @@ class Match(Aggregate):
         }
         if weak:
             created["weak_seed"] = True
+        if unsigned:
+            created["unsigned"] = True
         genesis = seal_entry(
             match=match_id, seq=1, round=0, prev=GENESIS_PREV, salt_key=key,
             public=_public("MatchCreated", HOST, at, created), parts=[],
@@ -384,26 +424,41 @@ class Match(Aggregate):
                 state = self.game.evolve(state, to_event(record))
         return state
 
-    # -- reading --------------------------------------------------------------------------
+    # -- reading ---------------------------------------------------------------------------
 
-    @property
-    def game(self):
-        return get_game(self.game_id)
+    def snapshot(self) -> MatchSnapshot:
+        """The match as it stands, for readers: the append-only records are shared (a
+        reference to each, never a copy of one) and the game state is a frozen value, so a
+        writer going on cannot change what a reader holds."""
+        return MatchSnapshot(
+            match_id=self.match_id, season=self.season, game_id=self.game_id,
+            salt_key=self.salt_key, records=tuple(self.records), phase=self.phase,
+            players=list(self.players), setup=self.setup, host_seed=self.host_seed,
+            contributions=dict(self.contributions), state=self.state,
+            handled={k: list(v) for k, v in self.handled.items()},
+            voided=frozenset(self.voided), opened=frozenset(self.opened),
+            version=self.version)
 
-    @property
-    def seed(self) -> str:
-        return match_seed(self.host_seed, [self.contributions.get(p) for p in self.players])
 
-    @property
-    def round(self) -> int:
-        return 0 if self.state is None else self.game.round_of(self.state)
+@dataclass(frozen=True)
+class MatchSnapshot(Reading):
+    """A match as of one version, never changed: what every read of the service returns."""
 
-    @property
-    def ended(self) -> bool:
-        return self.phase == ENDED
-
-    def results(self) -> dict[str, Any] | None:
-        return None if self.state is None else self.game.results(self.state)
+    match_id: str
+    season: str
+    game_id: str
+    salt_key: str
+    records: tuple[dict[str, Any], ...]
+    phase: str
+    players: list[str]
+    setup: Any
+    host_seed: str
+    contributions: Mapping[str, str]
+    state: Any
+    handled: Mapping[str, list[int]]
+    voided: frozenset[int]
+    opened: frozenset[int]
+    version: int
 
 
 MATCH_FACT_KINDS = frozenset({

@@ -2,7 +2,8 @@
 
 A handler brings the event's aggregate up to the event (kept in memory from the previous
 event, else loaded from the store at that version) and writes the rows `projections.rows`
-computes from it, with the event's tracking row, in one transaction.
+computes from it, with the event's tracking row, in one transaction. A match is kept with its
+follower (`projections.follow`), so each entry is folded once, whatever the match's length.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
 
-from domain.checkpoints import MatchCheckpoints
+from domain.checkpoints import MatchCheckpoints, SeasonCheckpoints
 from domain.match import Match
 from domain.season import Season
-from projections.rows import Changes, rows_for
+from projections.follow import MatchFollower
+from projections.rows import Changes, match_rows, other_rows
 from projections.tables import APPLICATION, NAME, ArbiterViews
 
 KEPT = 256  # aggregates held between events
@@ -32,7 +34,10 @@ class Ledger(Application):
     name = APPLICATION
 
 
-TOPICS = tuple(get_topic(cls) for aggregate in (Match, Season, MatchCheckpoints)
+# A season's checkpoints show in no table, but each is saved with the change it signs: followed,
+# they keep the tracked position at the end of that save, where a rebuild puts it.
+TOPICS = tuple(get_topic(cls)
+               for aggregate in (Match, Season, MatchCheckpoints, SeasonCheckpoints)
                for cls in vars(aggregate).values()
                if isinstance(cls, type) and issubclass(cls, Aggregate.Event))
 
@@ -50,22 +55,34 @@ class ArbiterProjection(Projection[ArbiterViews]):
         self.view.record(self.changes(domain_event), tracking)
 
     def changes(self, domain_event: Any) -> Changes:
-        return rows_for(self._advance(domain_event), domain_event.originator_version)
+        version = domain_event.originator_version
+        kept = self._advance(domain_event)
+        if isinstance(kept, MatchFollower):
+            return match_rows(kept, kept.match.records[version - 1])
+        return other_rows(kept, version)
 
     def _advance(self, domain_event: Any) -> Any:
-        """The event's aggregate as it stood right after the event."""
+        """The event's aggregate as it stood right after the event (a match's with its
+        follower, which has taken every entry before this one)."""
         key, version = domain_event.originator_id, domain_event.originator_version
         kept = self._aggregates.pop(key, None)
+        aggregate = kept.match if isinstance(kept, MatchFollower) else kept
         if version == 1:
-            aggregate = domain_event.mutate(None)
-        elif kept is not None and kept.version == version - 1:
-            aggregate = domain_event.mutate(kept)
+            aggregate, kept = domain_event.mutate(None), None
+        elif aggregate is not None and aggregate.version == version - 1:
+            aggregate = domain_event.mutate(aggregate)
         else:
-            aggregate = self.ledger.repository.get(key, version=version)
-        self._aggregates[key] = aggregate
+            aggregate, kept = self.ledger.repository.get(key, version=version), None
+        if isinstance(aggregate, Match):
+            if kept is None:
+                kept = MatchFollower(aggregate)
+                kept.catch_up(aggregate.records[:version - 1])
+        else:
+            kept = aggregate
+        self._aggregates[key] = kept
         if len(self._aggregates) > KEPT:
             self._aggregates.popitem(last=False)
-        return aggregate
+        return kept
 
 
 def bound(ledger: Application) -> type[ArbiterProjection]:

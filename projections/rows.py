@@ -7,68 +7,75 @@ exactly what each viewer may see. The tables themselves are in `projections.tabl
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from domain.checkpoints import MatchCheckpoints
 from domain.decider import HOST, PUBLIC
-from domain.match import Match
-from domain.records import may_see, shown
+from domain.records import headline, may_see, shown
 from domain.season import Season
-from projections.dashboard import dashboard, open_deadline
+from projections.follow import MatchFollower, dumps, is_fact
 from projections.inbox import receipt, sender
 from projections.standings import standings
-from projections.views import summary, visible
 
 Changes = list[tuple[str, dict[str, Any]]]
 
 
-def dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+def fact_of(record: dict[str, Any]) -> dict[str, Any] | None:
+    """What a summary folds of an entry (as `domain.records.to_event` reads it), or None for
+    a command entry."""
+    if not is_fact(record):
+        return None
+    head = headline(record)
+    return {"kind": head["kind"], "data": head["data"], "audience": head["audience"],
+            "actor": head["actor"], "postings": record["postings"]}
 
 
-def rows_for(aggregate: Any, version: int) -> Changes:
-    if isinstance(aggregate, Match):
-        return match_rows(aggregate, version)
-    if isinstance(aggregate, Season):
-        return season_rows(aggregate)
-    if isinstance(aggregate, MatchCheckpoints) and version > 1:
-        return checkpoint_rows(aggregate, version)
-    return []
-
-
-def match_rows(match: Match, seq: int) -> Changes:
-    """Entry `seq` of the match: the entry itself, who may read it, the summaries it changes,
-    the sender's receipt, the match's position and the host's dashboard."""
-    record = match.records[seq - 1]
+def match_rows(follower: MatchFollower, record: dict[str, Any]) -> Changes:
+    """The match's next entry, which `follower` has not taken yet: the entry itself, who may
+    read it, the summaries of a round it closes, the sender's receipt, the match's position
+    and the host's dashboard. Nothing here grows with the length of the match."""
+    match = follower.match
+    closed = follower.take(record)
+    seq = record["entry"]["seq"]
     key = {"match_id": match.match_id}
     entry = record["entry"]
+    fact = fact_of(record)
     changes: Changes = [
+        ("summary", {**key, "viewer": viewer, "round": round, "seq": upto,
+                     "summary": summary})
+        for viewer, round, upto, summary in closed]
+    changes += [
         ("entry", {**key, "seq": seq, "round": entry["round"],
                    "is_public": int(may_see(record, PUBLIC)), "entry": dumps(entry),
-                   "shown": dumps(shown(record))}),
+                   "shown": dumps(shown(record)),
+                   "fact": None if fact is None else dumps(fact)}),
         ("match", {**key, "season": match.season, "game": match.game_id,
                    "players": dumps(match.players), "round": match.round,
                    "last_round": entry["round"], "seq": seq, "ended": int(match.ended)}),
-        ("dashboard", {**key, "dashboard": dumps(dashboard(match))}),
+        ("dashboard", {**key, "dashboard": dumps(follower.dashboard())}),
     ]
     changes += [("reader", {**key, "viewer": viewer, "seq": seq})
                 for viewer in (PUBLIC, *match.players) if may_see(record, viewer)]
-    changes += [("summary", {**key, "viewer": viewer,
-                             "summary": dumps(summary(match, visible(match.records, viewer),
-                                                      viewer))})
-                for viewer in (PUBLIC, HOST, *match.players) if may_see(record, viewer)]
     player = sender(record, match.players)
     if player is not None:
         changes.append(("receipt", {**key, "seq": seq, "player": player,
                                     "receipt": dumps(receipt(match, seq, player))}))
-    deadline = open_deadline(match)
+    deadline = follower.open_deadline()
     if deadline is None or deadline["closed"]:
         changes.append(("no_deadline", key))
     else:
         changes.append(("deadline", {**key, "round": deadline["round"],
                                      "deadline": deadline["deadline"]}))
     return changes
+
+
+def other_rows(aggregate: Any, version: int) -> Changes:
+    """A season's or a match's checkpoints' event."""
+    if isinstance(aggregate, Season):
+        return season_rows(aggregate)
+    if isinstance(aggregate, MatchCheckpoints) and version > 1:
+        return checkpoint_rows(aggregate, version)
+    return []
 
 
 def season_rows(season: Season) -> Changes:

@@ -27,7 +27,7 @@ from eventsourcing.persistence import (
 from eventsourcing.projection import ProjectionRunner
 from psycopg.conninfo import make_conninfo
 
-from projections.projection import TOPICS, Ledger, bound
+from projections.projection import TOPICS, ArbiterProjection, Ledger, bound
 from projections.rows import Changes
 from projections.tables import APPLICATION, ArbiterViews, PostgresViews, open_views
 
@@ -46,9 +46,11 @@ def notifications(ledger: Ledger, after: int,
         after = found[-1].id
 
 
-def catch_up(ledger: Ledger, views: ArbiterViews) -> None:
-    """Apply every event past the tracked position."""
-    projection = bound(ledger)(views)
+def catch_up(ledger: Ledger, views: ArbiterViews,
+             projection: ArbiterProjection | None = None) -> None:
+    """Apply every event past the tracked position (with `projection`, which keeps what it
+    folded from one call to the next)."""
+    projection = projection or bound(ledger)(views)
     for notification in notifications(ledger, views.max_tracking_id(APPLICATION) or 0):
         tracking = Tracking(APPLICATION, notification.id)
         try:
@@ -88,9 +90,10 @@ def poll(env: Mapping[str, str], stop: threading.Event, wake: threading.Event,
          interval: float) -> None:
     with closing(Ledger(env=dict(env))) as ledger:
         views = open_views(ledger.recorder.datastore)
+        projection = bound(ledger)(views)
         while not stop.is_set():
             try:
-                catch_up(ledger, views)
+                catch_up(ledger, views, projection)
             except Exception:
                 log.exception("projecting failed; trying again")
             wake.wait(interval)

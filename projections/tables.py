@@ -5,9 +5,11 @@ the event (eventsourcing's single-row tracking refuses a position that is not pa
 one), so an event is applied exactly once however often it is delivered.
 
     matches      a match's game, players, open round, last entry        (one row per match)
-    entries      each entry: its public envelope, and as its readers see it
+    entries      each entry: its public envelope, as its readers see it, and the fact a
+                 summary folds (none for a command entry)
     readers      who may read an entry: "public" and each player (the host reads all)
-    summaries    the game's summary for each viewer                     (public, host, players)
+    summaries    the game's summary for each viewer at the end of each round: a view folds
+                 the facts after the last one it may use (public, host, players)
     receipts     a player's receipt for each of their commands
     dashboards   the host's dashboard                                   (one row per match)
     deadlines    the open round's deadline, until a close at it is recorded
@@ -30,7 +32,8 @@ from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL
 
-from domain.decider import HOST
+from domain.decider import HOST, PUBLIC, Event, Posting
+from domain.games import get_game
 from projections.rows import Changes
 
 NAME = "arbiter_views"
@@ -43,11 +46,12 @@ TABLES = {
                "seq integer NOT NULL, ended integer NOT NULL",
     "entries": "match_id text NOT NULL, seq integer NOT NULL, round integer, "
                "is_public integer NOT NULL, entry text NOT NULL, shown text NOT NULL, "
-               "PRIMARY KEY (match_id, seq)",
+               "fact text, PRIMARY KEY (match_id, seq)",
     "readers": "match_id text NOT NULL, viewer text NOT NULL, seq integer NOT NULL, "
                "PRIMARY KEY (match_id, viewer, seq)",
-    "summaries": "match_id text NOT NULL, viewer text NOT NULL, summary text NOT NULL, "
-                 "PRIMARY KEY (match_id, viewer)",
+    "summaries": "match_id text NOT NULL, viewer text NOT NULL, round integer NOT NULL, "
+                 "seq integer NOT NULL, summary text NOT NULL, "
+                 "PRIMARY KEY (match_id, viewer, round)",
     "receipts": "match_id text NOT NULL, seq integer NOT NULL, player text NOT NULL, "
                 "receipt text NOT NULL, PRIMARY KEY (match_id, seq)",
     "dashboards": "match_id text PRIMARY KEY, dashboard text NOT NULL",
@@ -57,7 +61,8 @@ TABLES = {
     "checkpoints": "match_id text NOT NULL, idx integer NOT NULL, round integer NOT NULL, "
                    "size integer NOT NULL, note text NOT NULL, PRIMARY KEY (match_id, idx)",
 }
-INDEXES = {"receipts_by_player": "receipts (match_id, player, seq)"}
+INDEXES = {"receipts_by_player": "receipts (match_id, player, seq)",
+           "entries_by_round": "entries (match_id, round, seq)"}
 
 
 def upsert(table: str, keys: str, columns: str) -> str:
@@ -74,11 +79,11 @@ def insert(table: str, columns: str) -> str:
 
 
 WRITES = {
-    "entry": insert("entries", "match_id, seq, round, is_public, entry, shown"),
+    "entry": insert("entries", "match_id, seq, round, is_public, entry, shown, fact"),
     "reader": insert("readers", "match_id, viewer, seq"),
     "match": upsert("matches", "match_id",
                     "match_id, season, game, players, round, last_round, seq, ended"),
-    "summary": upsert("summaries", "match_id, viewer", "match_id, viewer, summary"),
+    "summary": insert("summaries", "match_id, viewer, round, seq, summary"),
     "receipt": insert("receipts", "match_id, seq, player, receipt"),
     "dashboard": upsert("dashboards", "match_id", "match_id, dashboard"),
     "deadline": upsert("deadlines", "match_id", "match_id, round, deadline"),
@@ -87,12 +92,21 @@ WRITES = {
     "checkpoint": insert("checkpoints", "match_id, idx, round, size, note"),
 }
 
-SHOWN_TO_HOST = ("SELECT shown FROM {p}entries WHERE match_id = :match_id AND seq > :after "
-                 "ORDER BY seq")
-SHOWN_TO = ("SELECT e.shown FROM {p}entries e JOIN {p}readers r "
+SHOWN_TO_HOST = ("SELECT shown, fact FROM {p}entries WHERE match_id = :match_id "
+                 "AND seq > :after AND seq <= :upto ORDER BY seq")
+SHOWN_TO = ("SELECT e.shown, e.fact FROM {p}entries e JOIN {p}readers r "
             "ON r.match_id = e.match_id AND r.seq = e.seq "
             "WHERE e.match_id = :match_id AND r.viewer = :viewer AND e.seq > :after "
-            "AND e.is_public <= :public ORDER BY e.seq")
+            "AND e.seq <= :upto AND e.is_public <= :public ORDER BY e.seq")
+UNBOUNDED = 2**62
+
+
+def event_of(fact: dict[str, Any]) -> Event:
+    """A fact as `projections.rows.fact_of` wrote it, as the event a summary folds."""
+    audience = fact["audience"]
+    return Event(fact["kind"], fact["data"],
+                 audience=audience if isinstance(audience, str) else tuple(audience),
+                 actor=fact["actor"], postings=tuple(Posting(**p) for p in fact["postings"]))
 
 
 class ArbiterViews(TrackingRecorder, ABC):
@@ -172,30 +186,55 @@ class ArbiterViews(TrackingRecorder, ABC):
         found = self.rows(curs, query, **params)
         return found[0] if found else None
 
+    def _readable(self, curs: Any, match_id: str, viewer: str, after: int = 0,
+                  upto: int = UNBOUNDED, private: bool = False) -> list[dict[str, Any]]:
+        if viewer == HOST:
+            return self.rows(curs, SHOWN_TO_HOST, match_id=match_id, after=after, upto=upto)
+        return self.rows(curs, SHOWN_TO, match_id=match_id, viewer=viewer, after=after,
+                         upto=upto, public=0 if private else 1)
+
     def shown(self, curs: Any, match_id: str, viewer: str, after: int = 0,
               private: bool = False) -> list[dict[str, Any]]:
         """The entries `viewer` may read after seq `after`, as they read them (`private`:
         only those the public may not)."""
-        if viewer == HOST:
-            found = self.rows(curs, SHOWN_TO_HOST, match_id=match_id, after=after)
-        else:
-            found = self.rows(curs, SHOWN_TO, match_id=match_id, viewer=viewer, after=after,
-                              public=0 if private else 1)
-        return [json.loads(row["shown"]) for row in found]
+        return [json.loads(row["shown"])
+                for row in self._readable(curs, match_id, viewer, after, private=private)]
 
-    def view(self, match_id: str, viewer: str) -> dict[str, Any] | None:
-        """`projections.views.view(match, viewer)` as projected, or None if it is not (yet)."""
+    def view(self, match_id: str, viewer: str,
+             round: int | None = None) -> dict[str, Any] | None:
+        """`projections.views.view(match, viewer, round)` as projected, or None if it is not:
+        the match or the viewer unknown (yet), or `round` not a round the projection has seen
+        end. The summary is the one kept at the end of the last round the view covers, with
+        the viewer's facts since folded in."""
         with self.reading() as curs:
-            head = self.one(curs, "SELECT game, last_round, seq FROM {p}matches "
+            head = self.one(curs, "SELECT game, players, last_round, seq FROM {p}matches "
                                   "WHERE match_id = :match_id", match_id=match_id)
-            found = self.one(curs, "SELECT summary FROM {p}summaries WHERE match_id = :match_id "
-                                   "AND viewer = :viewer", match_id=match_id, viewer=viewer)
-            if head is None or found is None:
+            if head is None or viewer not in (PUBLIC, HOST, *json.loads(head["players"])) or (
+                    round is not None and round >= head["last_round"]):
                 return None
-            events = self.shown(curs, match_id, viewer)
+            upto, as_of_round = head["seq"], head["last_round"]
+            if round is not None:
+                last = self.one(curs, "SELECT seq, round FROM {p}entries WHERE match_id = "
+                                      ":match_id AND round <= :round ORDER BY round DESC, "
+                                      "seq DESC LIMIT 1", match_id=match_id, round=round)
+                upto, as_of_round = last["seq"], last["round"]
+            kept = self.one(curs, "SELECT seq, summary FROM {p}summaries WHERE match_id = "
+                                  ":match_id AND viewer = :viewer AND seq <= :upto "
+                                  "ORDER BY seq DESC LIMIT 1",
+                            match_id=match_id, viewer=viewer, upto=upto)
+            found = self._readable(curs, match_id, viewer, upto=upto)
+        game = get_game(head["game"])
+        after = kept["seq"] if kept else 0
+        summary = json.loads(kept["summary"]) if kept else game.summary_start(viewer)
+        events = []
+        for row in found:
+            shown = json.loads(row["shown"])
+            events.append(shown)
+            if shown["seq"] > after and row["fact"] is not None:
+                game.summary_step(summary, event_of(json.loads(row["fact"])))
         return {"match": match_id, "game": head["game"], "viewer": viewer,
-                "as_of": {"round": head["last_round"], "seq": head["seq"]},
-                "summary": json.loads(found["summary"]), "events": events}
+                "as_of": {"round": as_of_round, "seq": upto},
+                "summary": summary, "events": events}
 
     def entries_since(self, match_id: str, viewer: str, after: int) -> list[dict[str, Any]]:
         with self.reading() as curs:
@@ -204,8 +243,9 @@ class ArbiterViews(TrackingRecorder, ABC):
     def inbox(self, match_id: str, player: str) -> dict[str, Any] | None:
         """What the player alone (with the host) was told, and their receipts."""
         with self.reading() as curs:
-            if self.one(curs, "SELECT viewer FROM {p}summaries WHERE match_id = :match_id "
-                              "AND viewer = :viewer", match_id=match_id, viewer=player) is None:
+            head = self.one(curs, "SELECT players FROM {p}matches WHERE match_id = :match_id",
+                            match_id=match_id)
+            if head is None or player not in json.loads(head["players"]):
                 return None
             told = self.shown(curs, match_id, player, private=True)
             receipts = self.rows(curs, "SELECT receipt FROM {p}receipts WHERE match_id = "

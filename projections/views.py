@@ -1,34 +1,45 @@
-"""Views built by replaying the match stream. Every view goes through `may_see`."""
+"""Views built by replaying the match stream. Every view goes through `may_see`.
+
+These are the reference the view tables are tested against: one fold of the records, with
+nothing kept between calls (the tables keep each round's summaries instead).
+"""
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Sequence
 from typing import Any
 
-from domain.match import Match
-from domain.records import may_see, shown, to_event
+from domain.match import Reading
+from domain.records import may_see, shown
+from projections.follow import summary_of
+
+Records = Sequence[dict[str, Any]]
 
 
-def records_as_of(match: Match, round: int | None) -> list[dict[str, Any]]:
-    """The log as it stood at the end of `round` (entries of later rounds left out)."""
+def records_as_of(match: Reading, round: int | None) -> Records:
+    """The log as it stood at the end of `round` (entries of later rounds left out): a prefix,
+    since an entry's round never goes down."""
+    records = match.records
     if round is None:
-        return list(match.records)
-    return [r for r in match.records if r["entry"]["round"] <= round]
+        return records
+    return records[:bisect_right(records, round, key=lambda r: r["entry"]["round"])]
 
 
-def visible(records: list[dict[str, Any]], viewer: str) -> list[dict[str, Any]]:
+def visible(records: Records, viewer: str) -> list[dict[str, Any]]:
     return [r for r in records if may_see(r, viewer)]
 
 
-def summary(match: Match, seen: list[dict[str, Any]], viewer: str) -> dict[str, Any]:
+def summary(match: Reading, seen: Records, viewer: str) -> dict[str, Any]:
     """The game's readable fold of the records `viewer` has seen (and nothing else)."""
-    return match.game.summarize([to_event(r) for r in seen if r["role"] != "command"], viewer)
+    return summary_of(match.game, seen, viewer)
 
 
-def as_of(records: list[dict[str, Any]]) -> dict[str, int]:
+def as_of(records: Records) -> dict[str, int]:
     return {"round": records[-1]["entry"]["round"], "seq": len(records)}
 
 
-def view(match: Match, viewer: str, round: int | None = None) -> dict[str, Any]:
+def view(match: Reading, viewer: str, round: int | None = None) -> dict[str, Any]:
     """What `viewer` ("public", "host" or a player id) knows, as of the end of `round`."""
     records = records_as_of(match, round)
     seen = visible(records, viewer)

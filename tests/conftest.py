@@ -89,7 +89,8 @@ def db_url(request) -> str:
 @pytest.fixture
 def app(db_url):
     from commands.app import Arbiter
+    from tests.support.host_key import SIGNER
 
-    application = Arbiter(db_url)
+    application = Arbiter(db_url, signer=SIGNER)
     yield application
     application.close()

@@ -38,3 +38,34 @@ def test_concurrent_submissions_from_separate_services_keep_the_chain(app, db_ur
         prev = record["entry"]["hash"]
     # Every hint was paid for exactly once.
     assert app.season("spring").garnets(PLAYERS) == dict.fromkeys(PLAYERS, 40 - 2 * BIDS)
+
+
+def test_readers_share_one_service_with_its_writers_and_never_see_a_change(app):
+    """Readers get immutable snapshots: a reader holding one while writers go on in the same
+    process sees it unchanged, and no read fails however the threads interleave."""
+    new_match(app, garnets=(40, 40, 40))
+    app.submit("m1", "host", "open_match")
+    before = app.match("m1")
+    frozen_hashes = [r["entry"]["hash"] for r in before.records]
+
+    def write(player: str) -> None:
+        for n in range(BIDS):
+            app.submit("m1", player, "bid", {"amount": n})
+
+    def read(_: int) -> int:
+        seen = 0
+        for _ in range(40):
+            match = app.match("m1")
+            assert [r["entry"]["seq"] for r in match.records] == \
+                list(range(1, match.version + 1))
+            seen = max(seen, match.version)
+        return seen
+
+    with ThreadPoolExecutor(6) as pool:
+        writers = [pool.submit(write, p) for p in PLAYERS]
+        readers = list(pool.map(read, range(3)))
+        for done in writers:
+            done.result()
+    assert max(readers) <= app.match("m1").version == before.version + len(PLAYERS) * BIDS * 2
+    assert [r["entry"]["hash"] for r in before.records] == frozen_hashes
+    assert before.version == len(before.records) == len(frozen_hashes)

@@ -11,6 +11,7 @@ from audit.bundle import FULL, PUBLIC, export
 from audit.verify import verify
 from commands.app import Arbiter
 from commands.matchfile import load, play
+from tests.support.host_key import SIGNER
 
 SEEDS = sorted((Path(__file__).resolve().parents[1] / "seeds").glob("*.json"))
 
@@ -32,11 +33,11 @@ def test_seed_file_meets_its_expectations(app, path):
 @pytest.mark.parametrize("path", SEEDS, ids=[p.stem for p in SEEDS])
 def test_same_file_same_hashes_on_sqlite_and_postgres(path, sqlite_url, pg_url):
     file = load(path)
-    lite, pg = Arbiter(sqlite_url), Arbiter(pg_url)
+    lite, pg = Arbiter(sqlite_url, signer=SIGNER), Arbiter(pg_url, signer=SIGNER)
     play(lite, file)
     play(pg, file)
     assert hashes(lite, file.match) == hashes(pg, file.match)
-    again = Arbiter(sqlite_url.replace("arbiter.db", "again.db"))
+    again = Arbiter(sqlite_url.replace("arbiter.db", "again.db"), signer=SIGNER)
     play(again, file)
     assert hashes(again, file.match) == hashes(lite, file.match)
 
@@ -61,7 +62,7 @@ OPENED_AT_THE_END = {"tile_joust": "OrderingsRecorded", "totemic_might": "Secret
 
 
 def test_a_reveal_at_the_end_opens_what_was_committed_at_the_start(sqlite_url):
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     for path in SEEDS:
         file = load(path)
         if file.game not in OPENED_AT_THE_END:
@@ -74,7 +75,7 @@ def test_a_reveal_at_the_end_opens_what_was_committed_at_the_start(sqlite_url):
 
 def test_king_court_opens_the_last_games_roles_never_an_early_kings_game_nor_the_lists(
         sqlite_url):
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     file = load(Path(__file__).resolve().parents[1] / "seeds" / "kings_court-team-win.json")
     play(app, file)
     records = app.match(file.match).records

@@ -11,20 +11,22 @@ from domain.errors import RuleViolation
 from domain.match import parse_salt_key
 from projections.standings import standings
 from projections.views import view
+from tests.support.host_key import SIGNER
 
 PLAYERS = ["ann", "bob", "cy"]
 SEED = "s" * 40
 SALT_KEY = "ab" * 32
 
 
-def new_match(app, match_id="m1", garnets=(5, 1, 0)):
+def new_match(app, match_id="m1", garnets=(5, 1, 0), rounds=2, unsigned=False):
     app.create_season("spring")
     for player, amount in zip(PLAYERS, garnets, strict=True):
         app.register("spring", player)
         if amount:
             app.grant("spring", player, "garnets", amount, "starting purse")
     app.create_match(match_id=match_id, season="spring", game="sealed_bid",
-                     setup={"players": PLAYERS}, host_seed=SEED, salt_key=SALT_KEY)
+                     setup={"players": PLAYERS, "rounds": rounds}, host_seed=SEED,
+                     salt_key=SALT_KEY, unsigned=unsigned)
 
 
 def refused(code, call, *args, **kwargs):
@@ -134,9 +136,11 @@ def test_a_repeated_command_id_is_answered_once(app):
 
 
 def test_replayed_state_equals_live_state_after_every_command(app):
-    new_match(app)
-    live = app.match("m1")
     from domain.decider import Command
+    from domain.match import Match
+
+    new_match(app)
+    live = app.repository.get(Match.create_id("m1"))  # a copy of its own, driven by hand
 
     steps = [("host", "open_match", {}), ("ann", "bid", {"amount": 3}),
              ("bob", "bid", {"amount": 3}), ("host", "close_round", {}),
@@ -356,3 +360,27 @@ def test_a_close_meant_for_a_round_already_closed_is_refused(app):
     # The same deadline close again (a second worker) gets the first answer back.
     again = app.submit("m1", "host", "close_round", expect_round=2, command_id="deadline:m1:2")
     assert again.seqs == first.seqs
+
+
+def test_a_read_refuses_an_entry_edited_in_the_database(sqlite_url):
+    """A sealed bid changed with SQL no longer opens its commitment: no view shows it."""
+    import sqlite3
+
+    from commands.app import Arbiter
+
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    new_match(app)
+    app.submit("m1", "host", "open_match")
+    bid = app.submit("m1", "ann", "bid", {"amount": 3}).seqs[0] + 1  # the BidPlaced entry
+    app.close()
+    with sqlite3.connect(sqlite_url.removeprefix("sqlite:///")) as db:
+        (state,) = db.execute("SELECT state FROM stored_events WHERE originator_version = ? "
+                              "AND topic LIKE '%Appended'", (bid,)).fetchone()
+        assert b'"amount":3' in state
+        db.execute("UPDATE stored_events SET state = ? WHERE originator_version = ? AND topic "
+                   "LIKE '%Appended'", (state.replace(b'"amount":3', b'"amount":8'), bid))
+    fresh = Arbiter(sqlite_url)
+    with pytest.raises(RuleViolation) as caught:
+        fresh.match("m1")
+    assert caught.value.code == "forged_entry"
+    assert f"entry {bid}: a sealed part does not open its commitment" in caught.value.message

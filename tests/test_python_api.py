@@ -7,7 +7,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from audit import keys
 from commands.app import Grant
+from tests.support.host_key import SIGNER
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "python-api.md"
 
@@ -40,6 +42,8 @@ class Message:
 def test_the_documented_handler_submits_answers_and_keeps_receipts(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("ARBITER_DATABASE_URL", f"sqlite:///{tmp_path}/bot.db")
+    monkeypatch.delenv("ARBITER_HOST_KEY", raising=False)
+    keys.save(SIGNER, tmp_path / "arbiter-host.key")  # where `arbiter init` puts the host's key
     bot: dict = {}
     exec(compile(handler_source(), str(DOC), "exec"), bot)
     arbiter = bot["arbiter"]

@@ -11,8 +11,18 @@ from click.testing import CliRunner
 
 from audit import keys
 from commands.cli import cli
+from tests.support.host_key import SIGNER
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
+
+
+@pytest.fixture(autouse=True)
+def host_key(tmp_path, monkeypatch):
+    """The host's key file, where ARBITER_HOST_KEY points (a test may name another)."""
+    path = tmp_path / "test-host.key"
+    keys.save(SIGNER, path)
+    monkeypatch.setenv("ARBITER_HOST_KEY", str(path))
+    return path
 
 
 def run(db, *args, env=None):

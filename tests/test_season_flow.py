@@ -18,6 +18,7 @@ from commands.seasonfile import load_season, play_season
 from domain.decider import HOST
 from domain.envelope import GENESIS_PREV
 from domain.season import DEATH_MATCH, MAIN, Season
+from tests.support.host_key import SIGNER
 from tests.test_match_ledger import refused
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
@@ -57,7 +58,7 @@ def test_the_seed_season_and_each_of_its_matches_verify_offline(sqlite_url):
 def totems(sqlite_url) -> Arbiter:
     """Season spring, its seven players with the Totemic Might file's purses, and that match
     played: amy wins, dee is the EC."""
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     file = load(SEEDS / "totemic_might-garnet-tiebreak.json").model_copy(
         update={"season": "spring", "match": "totems"})
     app.create_season("spring")
@@ -180,7 +181,7 @@ def test_the_final_is_for_the_last_two_and_crowns_the_champion(totems):
 
 
 def test_king_courts_own_dmo_makes_its_death_match(sqlite_url):
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     file = load(SEEDS / "kings_court-king-win.json")
     assert play(app, file)[1] == []
     main = app.season(file.season).matches[file.match]
@@ -193,7 +194,7 @@ def test_king_courts_own_dmo_makes_its_death_match(sqlite_url):
 
 
 def test_several_ecs_each_get_their_death_match(sqlite_url):
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     file = load(SEEDS / "merchants_guild-blackmail.json")
     assert play(app, file)[1] == []
     season, main = file.season, file.match

@@ -14,6 +14,7 @@ from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
 from domain.season import DEATH_MATCH, ELIMINATED, MAIN, REINSTATED, Season, public_standings
 from domain.season import season_headline as headline
+from tests.support.host_key import SIGNER
 
 PLAYERS = ["ann", "bob", "cy", "dee"]
 player = st.sampled_from(PLAYERS)
@@ -167,7 +168,7 @@ SEALED_BID = st.lists(st.one_of(
 @settings(max_examples=25, deadline=None)
 @given(purses=st.tuples(*[st.integers(0, 5)] * 3), commands=SEALED_BID)
 def test_the_season_log_and_the_match_log_agree_on_every_posting(purses, commands):
-    app = Arbiter("sqlite:///:memory:")
+    app = Arbiter("sqlite:///:memory:", signer=SIGNER)
     app.create_season("s")
     app.register_all("s", ["ann", "bob", "cy"])
     app.grant_all("s", [Grant(p, n, reason="purse")

@@ -185,6 +185,9 @@ class MatchIn(Body):
         "characters only with allow_weak_seed")
     allow_weak_seed: bool = Field(
         default=False, description="Accept a seed under 128 bits; the genesis entry says so")
+    unsigned: bool = Field(
+        default=False, description="Run the match without signed checkpoints (the genesis "
+        "entry says so); without it, a service with no host key refuses (no_host_key)")
     salt_key: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] | None = Field(
         default=None, description="64 hex digits (default: random)")
     from_: Name | None = Field(default=None, alias="from",

@@ -7,6 +7,7 @@ from typing import Any
 
 from commands.http.errors import ApiError
 from commands.http.service import Service
+from commands.inputs import check_round
 from domain.decider import HOST, PUBLIC
 from domain.match import Match
 from projections.dashboard import dashboard
@@ -22,14 +23,19 @@ def check_plays(match: Match, viewer: str) -> None:
 
 def read_view(svc: Service, match_id: str, viewer: str, round: int | None,
               min_seq: int) -> dict[str, Any]:
-    """The view as of now (projected, if the projection has reached `min_seq`), or as of
-    the end of `round` (replayed)."""
-    if round is None:
+    """The view as of now or as of the end of `round`: projected, if the projection has
+    reached `min_seq` (and the match's present), else replayed from the log."""
+    if round is not None:  # a round that ended is in the tables; the open one is now
+        found = svc.views.view(match_id, viewer, round)
+    else:
         found = svc.views.view(match_id, viewer)
-        if found is not None and found["as_of"]["seq"] >= min_seq:
-            return found
+        if found is not None and found["as_of"]["seq"] < min_seq:
+            found = None
+    if found is not None:
+        return found
     match = svc.arbiter.match(match_id)
     check_plays(match, viewer)
+    check_round(round, match.round, match.ended, match_id)
     return view(match, viewer, round)
 
 

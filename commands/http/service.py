@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from audit.keys import Signer
 from commands.app import Arbiter, Outcome
 from commands.audit_cli import signer_from
 from commands.http.deadlines import Deadlines
@@ -29,6 +30,7 @@ class Settings:
     stream_interval: float = 0.2  # seconds between looks for new entries of open streams
     projections: bool = True  # keep the views current from this process
     projection_interval: float = 0.5  # seconds between looks at the log (SQLite) or the lock
+    signer: Signer | None = None  # the host's key (default: its key file, as the CLI finds it)
 
 
 INTERVAL_VARIABLE = "ARBITER_SERVE_INTERVAL"
@@ -50,7 +52,7 @@ class Service:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.env = persistence_env(database_url(settings.url))
-        self.arbiter = Arbiter(settings.url, signer=signer_from())
+        self.arbiter = Arbiter(settings.url, signer=settings.signer or signer_from())
         self.views = open_views(self.arbiter.recorder.datastore)
         self.tokens = Tokens(self.arbiter)
         self.hub = Hub(self.views)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from urllib.parse import urlencode
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -67,11 +68,20 @@ class PlayerTokens(Aggregate):
                      if hmac.compare_digest(known, digest)), None)
 
 
+FRESH = 1.0  # seconds a token check may rely on what it read before
+
+
 class Tokens:
-    """Issues and checks tokens, storing them through `app` (the service's Arbiter)."""
+    """Issues and checks tokens, storing them through `app` (the service's Arbiter).
+
+    A check that a token holds reads what was read less than FRESH seconds ago, so a request
+    costs no store read for its token; a token that seems unknown is looked up afresh before
+    it is refused (a token just issued by another process works at once), and a replaced
+    token stops working within FRESH seconds."""
 
     def __init__(self, app: Application) -> None:
         self.app = app
+        self._seen: dict[UUID, tuple[float, Aggregate | None]] = {}
 
     @retry(IntegrityError, max_attempts=10, wait=0.01)
     def set_host(self) -> str:
@@ -105,13 +115,30 @@ class Tokens:
         return issued
 
     def is_host(self, token: str) -> bool:
-        found = self._get(HostToken.create_id())
-        return found is not None and hmac.compare_digest(found.digest, digest_of(token))
+        digest = digest_of(token)
+
+        def holds(found: Aggregate | None) -> bool:
+            return found is not None and hmac.compare_digest(found.digest, digest)
+
+        return self._check(HostToken.create_id(), holds)
 
     def holder(self, match_id: str, token: str) -> str | None:
         """The player `token` was issued to in `match_id`, if any."""
-        found = self._get(PlayerTokens.create_id(match_id))
-        return None if found is None else found.holder(digest_of(token))
+        digest = digest_of(token)
+        return self._check(PlayerTokens.create_id(match_id),
+                           lambda found: None if found is None else found.holder(digest))
+
+    def _check(self, aggregate_id: UUID, answer):
+        """`answer(tokens)` from what was read lately, or from the store when that does not
+        say yes."""
+        seen = self._seen.get(aggregate_id)
+        if seen is not None and time.monotonic() - seen[0] < FRESH:
+            found = answer(seen[1])
+            if found:
+                return found
+        fresh = self._get(aggregate_id)
+        self._seen[aggregate_id] = (time.monotonic(), fresh)
+        return answer(fresh)
 
     def _get(self, aggregate_id: UUID) -> Aggregate | None:
         try:

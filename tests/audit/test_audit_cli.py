@@ -82,7 +82,7 @@ def test_an_unsigned_round_is_signed_on_demand(tmp_path, sqlite_url, monkeypatch
     monkeypatch.chdir(tmp_path)
     for args in (["season", "create", "s"], ["season", "register", "s", "ann", "bob", "cy"],
                  ["match", "create", "m", "--season", "s", "--game", "sealed_bid", "--players",
-                  PLAYERS], ["match", "host", "m", "open_match"],
+                  PLAYERS, "--unsigned"], ["match", "host", "m", "open_match"],
                  ["match", "close-round", "m"]):
         ok(run(sqlite_url, *args))
     assert "no_host_key" in error_line(run(sqlite_url, "checkpoint", "m"))
@@ -161,3 +161,58 @@ def test_replay_diff_and_bisect_from_the_store_and_from_bundles(host):
     ok(run(host["db"], "export", "m", "--full", "-o", str(longer), key=host["key"]))
     parted = run(host["db"], "bisect", str(full), str(longer))
     assert parted.exit_code == 1 and "first different entry" in parted.stdout
+
+
+def test_a_checkpoint_pasted_back_without_its_final_newline_still_proves(host):
+    """A chat drops the note's last newline; the command puts that one back, and only that."""
+    public, receipt = host["dir"] / "public.jsonl", host["dir"] / "receipt.json"
+    ok(run(host["db"], "export", "m", "--public", "-o", str(public), key=host["key"]))
+    note = ok(run(host["db"], "checkpoint", "m", "--round", "1"))
+    pasted = host["dir"] / "pasted.txt"
+    pasted.write_text(note.removesuffix("\n"))
+    checked = ok(run(host["db"], "receipt", "verify", str(receipt), "--bundle", str(public),
+                     "--checkpoint", str(pasted), "--save-proof", str(host["dir"] / "p")))
+    assert checked.startswith("receipt verified")
+    proof = host["dir"] / "p"
+    proof.write_text(proof.read_text().removesuffix("\n"))
+    assert ok(run(host["db"], "receipt", "verify", str(receipt), "--proof", str(proof),
+                  "--key", host["vkey"]))
+    pasted.write_text(note.removesuffix("\n").removesuffix("="))  # a cut signature still fails
+    refused = run(host["db"], "receipt", "verify", str(receipt), "--bundle", str(public),
+                  "--checkpoint", str(pasted))
+    assert refused.exit_code == 1 and refused.stdout.startswith("FAILED ")
+
+
+def test_a_public_bundle_replays_the_public_view_and_says_so(host):
+    public, full = host["dir"] / "public.jsonl", host["dir"] / "full.jsonl"
+    ok(run(host["db"], "export", "m", "--public", "-o", str(public), key=host["key"]))
+    ok(run(host["db"], "export", "m", "--full", "-o", str(full), key=host["key"]))
+    asked = run(host["db"], "replay", str(public), "--round", "1", "--as", "bob", "--json")
+    assert asked.exit_code == 0 and "needs the full bundle" in asked.stderr
+    shown = json.loads(asked.stdout)
+    assert shown["viewer"] == "public" and "BidPlaced" not in asked.stdout
+    bob = json.loads(ok(run(host["db"], "replay", str(full), "--round", "1", "--as", "bob",
+                            "--json")))
+    assert bob["viewer"] == "bob" and any(e["kind"] == "BidPlaced" for e in bob["events"])
+    text = ok(run(host["db"], "replay", str(public), "--round", "1"))
+    assert text.startswith("sealed_bid match m, as the public saw it at the end of round 1")
+    assert "log root" in text and "state root" in text
+
+
+def test_the_audit_commands_answer_in_json(host):
+    public = host["dir"] / "public.jsonl"
+    exported = json.loads(ok(run(host["db"], "export", "m", "--public", "-o", str(public),
+                                 "--json", key=host["key"])))
+    assert exported == {"match": "m", "kind": "public", "file": str(public), "entries":
+                        exported["entries"], "checkpoints": 2, "unsigned": False}
+    verified = json.loads(ok(run(host["db"], "verify", str(public), "--json")))
+    assert verified["verified"] and verified["checkpoints"] == 2
+    assert verified["entries"] == exported["entries"] and verified["signed_by"] == host["vkey"]
+    lines = public.read_bytes().splitlines(keepends=True)
+    public.write_bytes(b"".join(lines[:-2]))  # the last checkpoint and its entry cut off
+    failed = run(host["db"], "verify", str(public), "--json")
+    assert failed.exit_code == 1 and json.loads(failed.stdout)["verified"] is False
+    checkpoint = json.loads(ok(run(host["db"], "checkpoint", "m", "--json")))
+    assert checkpoint["round"] == 1 and checkpoint["stored"] is True
+    shown = json.loads(ok(run(host["db"], "keys", "show", "--json", key=host["key"])))
+    assert shown == {"key_file": str(host["key"]), "verifier_key": host["vkey"]}

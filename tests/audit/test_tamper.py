@@ -7,6 +7,7 @@ key. A public bundle cannot tell those from the truth; the full bundle's re-run 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 
@@ -213,6 +214,9 @@ def test_an_opening_in_a_public_bundle(public, full):
     ("host_key", keys.generate("host.example").verifier_key(), "unsigned_checkpoint"),
     ("host_seed", "t" * 40, "seed_mismatch"),
     ("salt_key", "cd" * 32, "bad_salt"),
+    ("unsigned", True, "header_mismatch"),  # the genesis entry does not say so
+    ("weak_seed", True, "header_mismatch"),
+    ("unsigned", False, "malformed_header"),  # a flag is written only when true
 ])
 def test_a_header_that_does_not_tell_the_truth(full, field, value, code):
     header = values(full)[0]
@@ -299,7 +303,8 @@ def test_a_signed_state_root_the_rules_do_not_reach(full, public):
 def reforged(story, edit) -> dict[str, bytes]:
     """Both bundles of the story after `edit(records)`, every entry re-sealed and re-linked and
     every checkpoint re-signed with the host's real key."""
-    forged = copy.deepcopy(story.match("m1"))
+    match = story.match("m1")
+    forged = dataclasses.replace(match, records=copy.deepcopy(list(match.records)))
     edit(forged.records)
     key, prev = parse_salt_key(forged.salt_key), GENESIS_PREV
     for record in forged.records:

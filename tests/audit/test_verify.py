@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import tracemalloc
 from pathlib import Path
 
@@ -69,12 +70,42 @@ def test_a_pinned_key_must_be_the_one_that_signed(story):
 
 def test_an_unsigned_match_verifies_and_says_nothing_is_signed():
     app = memory_app(signer=None)
-    play(app)
+    play(app, unsigned=True)
     audit = verified(bundle_of(app, FULL, signer=None))
     assert audit.checkpoints == [] and audit.signer is None
     assert "nothing in this bundle is signed" in "\n".join(audit.report())
     assert sorted(audit.marks) == [0, 1, 2]  # the rounds' roots come from the re-run
     assert all(mark.state_root for mark in audit.marks.values())
+
+
+def test_a_weak_seed_unsigned_match_verifies_and_its_header_repeats_both_flags(story):
+    app = memory_app(signer=None)
+    app.create_season("s")
+    for player in PLAYERS:
+        app.register("s", player)
+    app.create_match(match_id="w", season="s", game="sealed_bid", setup={"players": PLAYERS},
+                     host_seed="tiny", salt_key="cd" * 32, allow_weak_seed=True, unsigned=True)
+    app.submit("w", "host", "open_match")
+    app.submit("w", "ann", "bid", {"amount": 2})
+    app.submit("w", "host", "close_round")
+    for kind in (PUBLIC, FULL):
+        data = bundle_of(app, kind, match_id="w", signer=None)
+        header = json.loads(data.splitlines()[0])["header"]
+        assert header["weak_seed"] is True and header["unsigned"] is True
+        report = "\n".join(verified(data).report())
+        assert "a weak seed" in report and "created this match unsigned" in report
+        for flag in ("weak_seed", "unsigned"):
+            stripped = {**header}
+            del stripped[flag]
+            with pytest.raises(AuditError) as caught:
+                verified(line({"header": stripped}).encode() + data.split(b"\n", 1)[1])
+            assert caught.value.code == "header_mismatch"
+    signed = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    note = next(raw for raw in signed if raw.startswith(b'{"checkpoint"'))
+    lines = bundle_of(app, PUBLIC, match_id="w", signer=None).splitlines(keepends=True)
+    with pytest.raises(AuditError) as caught:
+        verified(b"".join([*lines, note]))
+    assert caught.value.code == "unexpected_line"
 
 
 def synthetic(size: int):

@@ -19,13 +19,15 @@ import uvicorn
 from commands.http.app import create_app
 from commands.http.service import Service, Settings
 from commands.http.tokens import Tokens
+from tests.support.host_key import SIGNER
 
 
 class Server:
     """`arbiter serve` in a thread. Use as a context manager."""
 
     def __init__(self, url: str, **settings: Any) -> None:
-        self.app = create_app(Settings(url=url, **{"interval": 0.2, **settings}))
+        self.app = create_app(Settings(url=url, **{"interval": 0.2, "signer": SIGNER,
+                                                   **settings}))
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"

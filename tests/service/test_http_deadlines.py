@@ -16,6 +16,7 @@ from commands.matchfile import Step, load, prepare_season
 from domain.decider import HOST
 from domain.match import Match
 from domain.records import headline
+from tests.support.host_key import SIGNER
 
 PLAYERS = ["ann", "bob", "cy"]
 SEED = Path(__file__).resolve().parents[2] / "seeds" / "kings_court-king-win.json"
@@ -95,7 +96,7 @@ def test_a_deadline_in_a_tiebreak_sends_the_close_the_rules_accept(sqlite_url):
     """King's Court round 3 ties: `close_round` is answered wrong_state, `close_tiebreak`
     is accepted."""
     file = load(SEED)
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     prepare_season(app, file)
     app.create_match(match_id=file.match, season=file.season, game=file.game,
                      setup={"players": file.players, **file.setup}, host_seed=file.host_seed,

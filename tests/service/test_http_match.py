@@ -17,6 +17,7 @@ from domain.decider import HOST, PUBLIC
 from domain.games import get_game
 from projections.results import results
 from projections.views import view
+from tests.support.host_key import SIGNER
 
 SEED = Path(__file__).resolve().parents[2] / "seeds" / "kings_court-king-win.json"
 
@@ -114,6 +115,31 @@ def test_the_seed_match_through_the_api_ends_as_arbiter_play_does(pg_url, sqlite
         audit = verify(line.encode() + b"\n" for line in bundle.splitlines())
         assert audit.entries == match.version
 
-    expected, mismatches = play(Arbiter(sqlite_url), file)
+    expected, mismatches = play(Arbiter(sqlite_url, signer=SIGNER), file)
     assert mismatches == []
     assert results(match) == expected
+
+
+def test_a_service_without_a_host_key_creates_only_unsigned_matches(sqlite_url, tmp_path,
+                                                                    monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no ./arbiter-host.key
+    monkeypatch.delenv("ARBITER_HOST_KEY", raising=False)
+    with Server(sqlite_url, signer=None) as server:
+        host = server.client(server.host_token())
+        host.ok(host.post("/seasons", {"name": "spring"}))
+        for player in ("ann", "bob"):
+            host.ok(host.post("/seasons/spring/players", {"player": player}))
+        body = {"match": "m", "season": "spring", "game": "sealed_bid",
+                "players": ["ann", "bob"]}
+        refused = host.post("/matches", body)
+        assert refused.status_code == 422 and refused.json()["error"] == "no_host_key"
+        assert host.get("/matches/m").status_code == 404
+        host.ok(host.post("/matches", {**body, "unsigned": True}))
+        host.ok(host.post("/matches/m/commands", {"command": "open_match"}))
+        host.ok(host.post("/matches/m/close", {}))
+        assert host.ok(host.get("/matches/m/checkpoints")) == []
+        header = json.loads(host.get("/matches/m/bundle").text.splitlines()[0])["header"]
+        assert header["unsigned"] is True and header["host_key"] is None
+        ahead = host.get("/matches/m", round=3)  # round 2 is open: round 3 is not reached
+        assert ahead.status_code == 422 and ahead.json()["error"] == "round_not_reached"
+        assert host.ok(host.get("/matches/m", round=1))["as_of"]["round"] == 1

@@ -14,10 +14,12 @@ from pathlib import Path
 import httpx
 from service_harness import Client, eventually
 
+from audit import keys
 from audit.verify import verify
 from commands.app import Arbiter
 from commands.http.tokens import Tokens
 from commands.matchfile import load
+from tests.support.host_key import SIGNER
 
 ROOT = Path(__file__).resolve().parents[2]
 VOTES = 8
@@ -36,13 +38,15 @@ def answers(url: str) -> bool:
         return False
 
 
-def test_concurrent_players_on_two_workers_lose_nothing(pg_url):
+def test_concurrent_players_on_two_workers_lose_nothing(pg_url, tmp_path):
     port = free_port()
+    keys.save(SIGNER, tmp_path / "host.key")  # the workers sign each round's close
     url = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [sys.executable, "-c", "from commands.cli import main; main()", "--db", pg_url,
          "serve", "--port", str(port), "--workers", "2", "--interval", "0.2"],
-        cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        cwd=ROOT, env={**os.environ, "ARBITER_HOST_KEY": str(tmp_path / "host.key")},
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         eventually(lambda: answers(url), timeout=60)
         file = load(ROOT / "seeds" / "kings_court-king-win.json")

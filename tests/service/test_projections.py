@@ -27,6 +27,7 @@ from projections.projection import Ledger, bound
 from projections.runner import catch_up, notifications, rebuild, run
 from projections.tables import APPLICATION, TABLES, ArbiterViews, open_views
 from projections.views import view
+from tests.support.host_key import SIGNER
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = sorted((ROOT / "seeds").glob("kings_court-*.json"))
@@ -52,7 +53,7 @@ def last_projected(ledger: Ledger) -> int:
 
 
 def test_the_tables_hold_every_view_and_a_rebuild_gives_them_again(db_url):
-    app = Arbiter(db_url)
+    app = Arbiter(db_url, signer=SIGNER)
     files = copies(1)
     for file in files:
         play(app, file)
@@ -72,8 +73,63 @@ def test_the_tables_hold_every_view_and_a_rebuild_gives_them_again(db_url):
     assert tables(views) == live
 
 
+ALL_SEEDS = sorted((ROOT / "seeds").glob("*.json"))
+
+
+def test_the_tables_give_every_viewer_every_round_of_every_seed_match(sqlite_url):
+    """The round summaries kept in the tables, with the facts since folded in, are exactly
+    the reference fold of the log, as of every round and for every viewer."""
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    files = [load(path) for path in ALL_SEEDS]
+    for file in files:
+        play(app, file)
+    ledger = Ledger(env=persistence_env(sqlite_url))
+    views = open_views(ledger.recorder.datastore)
+    catch_up(ledger, views)
+    for file in files:
+        match = app.match(file.match)
+        last = match.records[-1]["entry"]["round"]
+        for viewer in (PUBLIC, HOST, *match.players):
+            for round in range(last):
+                assert views.view(file.match, viewer, round) == \
+                    json.loads(json.dumps(view(match, viewer, round))), (file.match, round)
+            assert views.view(file.match, viewer, last) is None  # not a round that ended
+        assert views.view(file.match, "nobody") is None
+
+
+def test_a_ten_thousand_entry_match_projects_live_as_a_rebuild_does(sqlite_url):
+    from tests.test_match_ledger import PLAYERS, new_match
+
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    new_match(app, garnets=(400, 400, 400), rounds=40)
+    app.submit("m1", "host", "open_match")
+    ledger = Ledger(env=persistence_env(sqlite_url))
+    views = open_views(ledger.recorder.datastore)
+    projection = bound(ledger)(views)
+    for round in range(40):
+        for n in range(125):
+            player = PLAYERS[n % 3]
+            if n % 14 == 13:
+                app.submit("m1", player, "hint")
+            else:
+                app.submit("m1", player, "bid", {"amount": (n + round) % 10})
+        catch_up(ledger, views, projection)  # live, as serve does, a round at a time
+        app.submit("m1", "host", "close_round")
+    catch_up(ledger, views, projection)
+    match = app.match("m1")
+    assert match.version > 10_000 and match.ended
+    live = tables(views)
+    rebuild(ledger, views)
+    assert tables(views) == live
+    for viewer in (PUBLIC, HOST, "ann"):
+        for round in (0, 17, 39):
+            assert views.view("m1", viewer, round) == \
+                json.loads(json.dumps(view(match, viewer, round)))
+        assert views.view("m1", viewer) == json.loads(json.dumps(view(match, viewer)))
+
+
 def test_a_rebuild_while_the_projection_runs_leaves_it_current(pg_url):
-    app = Arbiter(pg_url)
+    app = Arbiter(pg_url, signer=SIGNER)
     first, *rest = copies(1)
     env = persistence_env(pg_url)
     ledger = Ledger(env=env)
@@ -96,7 +152,7 @@ def test_a_rebuild_while_the_projection_runs_leaves_it_current(pg_url):
 
 
 def test_a_killed_projection_process_resumes_and_applies_each_event_once(pg_url):
-    app = Arbiter(pg_url)
+    app = Arbiter(pg_url, signer=SIGNER)
     for file in copies(4):
         play(app, file)
     ledger = Ledger(env=persistence_env(pg_url))

@@ -4,17 +4,19 @@ a new one replaces the old."""
 from __future__ import annotations
 
 import hashlib
+import time
 
 from click.testing import CliRunner
 
 from commands.app import Arbiter
 from commands.cli import cli
 from commands.http.tokens import Tokens
+from tests.support.host_key import SIGNER
 from tests.test_match_ledger import new_match
 
 
 def test_tokens_are_issued_once_and_stored_as_digests(sqlite_url):
-    app = Arbiter(sqlite_url)
+    app = Arbiter(sqlite_url, signer=SIGNER)
     new_match(app)
 
     def arbiter(*args: str) -> str:
@@ -34,3 +36,20 @@ def test_tokens_are_issued_once_and_stored_as_digests(sqlite_url):
     for token in (first, host, ann):
         assert token.encode() not in stored
         assert hashlib.sha256(token.encode()).hexdigest().encode() in stored
+
+
+def test_a_replaced_token_stops_working_once_what_was_read_is_stale(sqlite_url, monkeypatch):
+    from commands.http import tokens as module
+
+    monkeypatch.setattr(module, "FRESH", 0.2)
+    app = Arbiter(sqlite_url)
+    checks, other = Tokens(app), Tokens(Arbiter(sqlite_url))  # two worker processes
+    old = other.set_host()
+    assert checks.is_host(old)
+    new = other.set_host()
+    assert checks.is_host(new)  # unknown to what was read: looked up at once
+    deadline = time.monotonic() + 2
+    while checks.is_host(old):
+        assert time.monotonic() < deadline, "a replaced host token kept working"
+        time.sleep(0.05)
+    assert checks.is_host(new)

@@ -122,6 +122,18 @@ def results(state: State) -> dict[str, Any]:
             "details": {"points": dict(state.points)}}
 
 
+def summary_start(viewer: str) -> dict[str, Any]:
+    return {"events": 0, "winners": []}
+
+
+def summary_step(view: dict[str, Any], event: Event) -> None:
+    view["events"] += 1
+    if event.kind == "RoundClosed":
+        view["winners"].append(event.data["winner"])
+
+
 def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
-    return {"events": len(events),
-            "winners": [e.data["winner"] for e in events if e.kind == "RoundClosed"]}
+    view = summary_start(viewer)
+    for event in events:
+        summary_step(view, event)
+    return view

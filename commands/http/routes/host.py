@@ -130,8 +130,8 @@ def create_match(body: MatchIn, svc: Svc) -> dict[str, str]:
         match_id=body.match, season=body.season, game=body.game, setup=setup,
         host_seed=body.host_seed or secrets.token_hex(32),
         salt_key=body.salt_key or secrets.token_hex(32), at=now(),
-        allow_weak_seed=body.allow_weak_seed, from_match=body.from_, ec=body.ec,
-        final=body.final)
+        allow_weak_seed=body.allow_weak_seed, unsigned=body.unsigned, from_match=body.from_,
+        ec=body.ec, final=body.final)
     svc.recorded()
     return {"match": body.match,
             "seed_commitment": outcome.told[0]["data"]["seed_commitment"]}

@@ -1,23 +1,33 @@
-"""The Amalgamation (rules/amalgamation.md) as a decider: six players, seven rounds, $400 each
+"""The Amalgamation (docs/games/amalgamation.md) as a decider: six players, seven rounds, $400 each
 spread over four simultaneous sub-games (Kong's Dilemma, Minus Auction, Investment & Donation,
 Garnet Chip Thief), three twists, and the EC at the end.
 
 Modules: setup (the host's setup and variants), draws (every seeded draw), state, events
 (payloads and audiences), decide (common checks and dispatch), guards and player_commands
-(the players' commands), pregame (opening and pre-game close), rounds (closing a round),
-kong / minus_auction / investment / chip_thief (the sub-games' rules), scoring (the end),
-turn (one command's events in progress), evolve, results, summary.
+(the players' commands), command_specs (COMMANDS: each command's arguments), pregame (opening
+and pre-game close), rounds (closing a round), kong / minus_auction / investment / chip_thief
+(the sub-games' rules), scoring (the end), turn (one command's events in progress), evolve,
+results, summary (the viewer's summary, one event at a time), story (narrate, scoreboard,
+forms) and picture (the points race).
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from domain.decider import Event, fold_summary
+from domain.games.amalgamation.command_specs import COMMANDS
 from domain.games.amalgamation.decide import decide
 from domain.games.amalgamation.draws import GAME_ID, ROLES
 from domain.games.amalgamation.evolve import evolve
+from domain.games.amalgamation.picture import picture
 from domain.games.amalgamation.results import finished, results, round_of
 from domain.games.amalgamation.setup import Setup, Teams, Variants
 from domain.games.amalgamation.state import State
-from domain.games.amalgamation.summary import summarize
+from domain.games.amalgamation.story import forms, narrate, scoreboard
+from domain.games.amalgamation.summary import summary_start, summary_step
 from domain.rng import Rng
 
 RULES_VERSION = "amalgamation/1"
@@ -33,8 +43,13 @@ def initial_state(setup: Setup, rng: Rng) -> State:
     return State(setup=setup, seed=rng.seed)
 
 
+def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
+    return fold_summary(sys.modules[__name__], events, viewer)
+
+
 __all__ = [
     "CLOSES",
+    "COMMANDS",
     "GAME_ID",
     "ROLES",
     "RULES_VERSION",
@@ -46,8 +61,14 @@ __all__ = [
     "decide",
     "evolve",
     "finished",
+    "forms",
     "initial_state",
+    "narrate",
+    "picture",
     "results",
     "round_of",
+    "scoreboard",
     "summarize",
+    "summary_start",
+    "summary_step",
 ]

@@ -1,4 +1,4 @@
-"""Garnet Chip Thief (rules 6.4): five chips to the takers, leftovers to beggars, chips x bet."""
+"""Garnet Chip Thief (rulebook 6.4): five chips to the takers, leftovers to beggars, chips x bet."""
 
 from __future__ import annotations
 

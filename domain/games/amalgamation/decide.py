@@ -1,4 +1,4 @@
-"""decide(state, command) -> events: the common checks of rules 4.1 (1-4), then the command's
+"""decide(state, command) -> events: the common checks of rulebook 4.6 (1-4), then the command's
 own. decide never mutates `state` and raises nothing but RuleViolation, whatever it is given.
 """
 
@@ -58,7 +58,7 @@ def player_rule(phase: str, run: Run, may_send: MaySend = anyone, who: str = "a 
     return Rule(phase, False, may_send, who, run)
 
 
-COMMANDS: dict[str, Rule] = {
+RULES: dict[str, Rule] = {
     "open_match": host_rule(NOT_STARTED, pregame.open_match),
     "submit_garnet_rate": player_rule(PREGAME, player_commands.submit_garnet_rate),
     "submit_ma_order": player_rule(
@@ -94,9 +94,9 @@ def check_actor_is_known(state: State, actor: object) -> None:
 
 
 def check_command_is_known(name: object) -> Rule:
-    if not isinstance(name, str) or name not in COMMANDS:
+    if not isinstance(name, str) or name not in RULES:
         raise RuleViolation("malformed_command", f"no command {name!r}")
-    return COMMANDS[name]
+    return RULES[name]
 
 
 def check_host_is_not_playing(rule: Rule, actor: str) -> None:

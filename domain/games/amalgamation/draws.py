@@ -1,4 +1,5 @@
-"""Every seeded draw of rules 2.3, with exactly its labels (rules/RANDOMNESS.md recipe)."""
+"""Every seeded draw of rulebook section 9, with exactly its labels (the recipe of
+docs/games/randomness.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from domain.rng import Rng
 
 GAME_ID = "amalgamation"
 MAFIA, CARTEL, POLICE, BEGGAR = "mafia", "cartel", "police", "beggar"
-ROLES = (MAFIA, CARTEL, POLICE, BEGGAR)  # in the order of the rules: the draw indexes it
+ROLES = (MAFIA, CARTEL, POLICE, BEGGAR)  # in the rulebook's order: the draw indexes it
 RED, WHITE = "red", "white"
 
 

@@ -1,4 +1,4 @@
-"""Every event the decider emits, with its audience (rules section 7) and its season postings.
+"""Every event the decider emits, with its audience (rulebook section 8) and its season postings.
 
 One event has one audience: a moment whose parts go to different people is several events.
 The number, kinds and order of public events, and the number of sealed ones, never depend on
@@ -106,7 +106,7 @@ def ec_chosen(winner: str, candidate: str) -> Event:
     return own(winner, "EcChosen", actor=winner, winner=winner, candidate=candidate)
 
 
-# Closing a round, in the order of rules section 3 (steps 3 and 4)
+# Closing a round, in the order of rulebook 3.4 (steps 3 and 4)
 
 
 def round_locked(round_number: int) -> Event:
@@ -218,7 +218,7 @@ def balances_revealed(round_number: int, balances: Mapping[str, int]) -> Event:
     return public("BalancesRevealed", round=round_number, balances=dict(balances))
 
 
-# The end of the match (section 8)
+# The end of the match (rulebook section 7)
 
 
 def subgame_ranked(subgame: str, ranking: Sequence[str], scores: Mapping[str, Any]) -> Event:
@@ -259,7 +259,7 @@ def ec_choices_counted(choices: Mapping[str, str], counts: Mapping[str, int]) ->
 
 
 def ec_determined(ec: str, decided_by: str) -> Event:
-    """decided_by: `fewest_points`, `winner_choice` or `gamewide_tiebreak` (8.3)."""
+    """decided_by: `fewest_points`, `winner_choice` or `gamewide_tiebreak` (7.3)."""
     postings = [Posting(ec, "ec", 1, "elimination_candidate")]
     return public("EcDetermined", postings, ec=ec, decided_by=decided_by)
 

@@ -1,4 +1,4 @@
-"""The field checks shared by the players' commands (rules 4.1), each raising its own code.
+"""The field checks shared by the players' commands (rulebook 4.6), each raising its own code.
 
 Rejections go only to the sender and name nothing he did not send or may not know.
 """

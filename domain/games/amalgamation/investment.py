@@ -1,4 +1,4 @@
-"""Investment & Donation (rules 6.3): Top Investor and Miser tokens, the snake placement."""
+"""Investment & Donation (rulebook 6.3): Top Investor and Miser tokens, the snake placement."""
 
 from __future__ import annotations
 

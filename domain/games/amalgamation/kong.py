@@ -1,4 +1,5 @@
-"""Kong's Dilemma (rules 6.1): team totals each round, a point to the larger, ranking at the end."""
+"""Kong's Dilemma (rulebook 6.1): team totals each round, a point to the larger, the
+ranking at the end."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Minus Auction (rules 6.2): tiles to the smallest bid, the MA order, dry rounds, streaks."""
+"""Minus Auction (rulebook 6.2): tiles to the smallest bid, the MA order, dry rounds, streaks."""
 
 from __future__ import annotations
 

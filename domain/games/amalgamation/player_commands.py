@@ -1,5 +1,5 @@
-"""The players' commands (rules 4.2, 4.3): their own checks, after the common ones of decide,
-in the order of rules 4.1."""
+"""The players' commands (rulebook 4.2-4.4): their own checks, after the common ones of decide,
+in the order of rulebook 4.6."""
 
 from __future__ import annotations
 

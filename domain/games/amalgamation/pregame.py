@@ -1,4 +1,4 @@
-"""The opening and the pre-game close (rules 2, 3): the twists, the seeded setup, round 1."""
+"""The opening and the pre-game close (rulebook 3.1-3.3): the twists, the seeded setup, round 1."""
 
 from __future__ import annotations
 

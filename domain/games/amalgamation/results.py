@@ -1,7 +1,7 @@
 """round_of, finished and results: what the framework reads off the state.
 
 `results` lands in the public MatchEnded entry, so it holds only what the rules make public
-at the end (section 7): rankings, scores, match points, winners, the EC, garnets, balances.
+at the end (rulebook section 8): rankings, scores, match points, winners, the EC, garnets, balances.
 """
 
 from __future__ import annotations

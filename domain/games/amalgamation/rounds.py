@@ -1,4 +1,4 @@
-"""Closing a round (rules 3, steps 3 and 4): lock, defaults, then exchange and spending,
+"""Closing a round (rulebook 3.4, steps 3 and 4): lock, defaults, then exchange and spending,
 Kong, Minus Auction, Investment & Donation, Chip Thief, penalties and the reveal, in that
 order [AM-R7]; then the next round opens, or the match is scored."""
 

@@ -1,5 +1,5 @@
-"""After round 7 (rules 8): the four rankings, match points, winners and ToLs, the EC, and the
-garnets for 1st and 2nd places."""
+"""After round 7 (rulebook section 7): the four rankings, match points, winners and ToLs,
+the EC, and the garnets for 1st and 2nd places."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def score_match(turn: Turn) -> None:
 
 def award_match(turn: Turn) -> None:
     """Match points from the places (AM-R44), winners and ToLs (AM-R31), then the EC: unique,
-    by the GT fallback, or by the winners in a decision window (8.3)."""
+    by the GT fallback, or by the winners in a decision window (7.3)."""
     state = turn.state
     points = {
         player: sum(PLACE_POINTS[state.rankings[game].index(player)] for game in SUBGAMES)

@@ -1,4 +1,5 @@
-"""The host's setup (rules 2.1): players, the explicit hidden setup, and the variants of 9.
+"""The host's setup (rulebook 2.1): players, the explicit hidden setup, and the variants
+(rulebook 2.2).
 
 Every check raises ValueError; the framework turns the pydantic error into `invalid_setup`.
 The host seed and the players' garnets are the framework's: `host_seed` of the match, and the
@@ -24,7 +25,7 @@ RESERVED_IDS = ("host", "system", "public")
 
 
 class Variants(BaseModel):
-    """Each configurable ruling of section 9, defaulting to the ruling."""
+    """Each configurable ruling (rulebook 2.2), defaulting to the ruling."""
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 

@@ -79,7 +79,7 @@ class Tally:
 
 @dataclass(frozen=True)
 class Final:
-    """The end of the match (section 8): rankings, match points, winners, the EC, garnets."""
+    """The end of the match (rulebook section 7): match points, winners, the EC, garnets."""
 
     match_points: Mapping[str, int]
     winners: tuple[str, ...]  # GT order

@@ -1,13 +1,17 @@
-"""summarize(events, viewer): a readable fold of exactly the events given.
+"""The viewer's summary, one event at a time: summary_start(viewer), then summary_step(view,
+event) for each event the viewer may see (the package's `summarize` folds the two).
 
 The framework passes only what `viewer` may see, so this reads nothing but its arguments: a
 player's summary holds his own submissions, spending and Chip Thief points because only those
-reached him; the host's holds everything.
+reached him; the host's holds everything. A step costs the same at any length of the match: it
+appends or replaces, and finds the round it adds to at the end of `rounds`, never by a search.
+`phase` follows the game (rulebook 3.8): not_started, pregame, round, resolving, scored,
+ec_decision, over.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.decider import HOST, Event
@@ -16,12 +20,14 @@ View = dict[str, Any]
 Data = Mapping[str, Any]
 
 
-def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
-    view: View = {
+def summary_start(viewer: str) -> View:
+    return {
         "viewer": viewer,
         "phase": "not_started",
         "round": 0,
         "players": [],
+        "twists": {"mm_winner": None, "dm_winner": None},  # who may set the order, the teams
+        "variants": {},
         "gamewide_tiebreak": None,
         "teams": None,
         "garnet_rate": None,
@@ -39,13 +45,14 @@ def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
         "host_notes": [],  # host-only records, by kind
         "end": {},
     }
-    for event in events:
-        handler = FOLDS.get(event.kind)
-        if handler:
-            handler(view, event.data)
-        elif event.audience == HOST:
-            view["host_notes"].append({"kind": event.kind, **event.data})
-    return view
+
+
+def summary_step(view: View, event: Event) -> None:
+    handler = FOLDS.get(event.kind)
+    if handler:
+        handler(view, event.data)
+    elif event.audience == HOST:
+        view["host_notes"].append({"kind": event.kind, **event.data})
 
 
 def _round(view: View, number: int) -> dict[str, Any]:
@@ -57,6 +64,8 @@ def _round(view: View, number: int) -> dict[str, Any]:
 def opened(view: View, data: Data) -> None:
     view.update(phase="pregame", players=list(data["players"]))
     view["gamewide_tiebreak"] = data["gamewide_tiebreak"]
+    view["twists"] = {"mm_winner": data["mm_winner"], "dm_winner": data["dm_winner"]}
+    view["variants"] = dict(data["variants"])
     view["balances"] = dict.fromkeys(data["players"], data["starting_money"])
     view["ma_tiles"] = {player: [] for player in data["players"]}
     view["tokens"] = {
@@ -163,6 +172,11 @@ def end_fields(*fields: str, phase: str | None = None) -> Callable[[View, Data],
     return fold
 
 
+def abandoned(view: View, data: Data) -> None:
+    """The host ended the match early (the framework's MatchAbandoned): nothing more follows."""
+    view["phase"] = "over"
+
+
 FOLDS: dict[str, Callable[[View, Data], None]] = {
     "AmalgamationOpened": opened,
     "GarnetsHeld": garnets_held,
@@ -192,4 +206,5 @@ FOLDS: dict[str, Callable[[View, Data], None]] = {
     "EcDetermined": end_fields("ec", "decided_by"),
     "GarnetsAwarded": end_fields("awards", phase="over"),
     "GarnetLedgerClosed": end_fields("exchanged", "awarded", "net_change"),
+    "MatchAbandoned": abandoned,
 }

@@ -1,21 +1,31 @@
-"""King's Court (rules/kings_court.md) as a decider: eleven players, a secret King, Dukes and
+"""King's Court (docs/games/kings_court.md) as a decider: eleven players, a secret King, Dukes and
 Nobles, elections into the court, a lying Judge, and the Elimination Candidate at the end.
 
 Modules: setup (the host's setup and variants), roles (the Judge's view), draws (every seeded
 draw), state, events (payloads and audiences), decide / player_commands / election / ending /
-aftermath (the rules), turn (one command's events in progress), evolve, results, summary.
+aftermath (the rules), turn (one command's events in progress), evolve, results, summary
+(one event at a time), specs (COMMANDS), narration / story (narrate, scoreboard, forms) and
+picture (the court as SVG).
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from domain.decider import Event, fold_summary
 from domain.games.kings_court.decide import decide
 from domain.games.kings_court.draws import GAME_ID
 from domain.games.kings_court.evolve import evolve
+from domain.games.kings_court.picture import picture
 from domain.games.kings_court.player_commands import ANNOYED_CHECK_PRICE, PEEK_PRICE
 from domain.games.kings_court.results import finished, results, round_of
 from domain.games.kings_court.setup import RoleSet, Setup
+from domain.games.kings_court.specs import COMMANDS
 from domain.games.kings_court.state import State
-from domain.games.kings_court.summary import summarize
+from domain.games.kings_court.story import forms, narrate, scoreboard
+from domain.games.kings_court.summary import summary_start, summary_step
 from domain.rng import Rng
 
 RULES_VERSION = "kings_court/1"
@@ -29,8 +39,13 @@ def initial_state(setup: Setup, rng: Rng) -> State:
     return State(setup=setup, seed=rng.seed)
 
 
+def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
+    return fold_summary(sys.modules[__name__], events, viewer)
+
+
 __all__ = [
     "CLOSES",
+    "COMMANDS",
     "GAME_ID",
     "RULES_VERSION",
     "SPENDS",
@@ -40,8 +55,14 @@ __all__ = [
     "decide",
     "evolve",
     "finished",
+    "forms",
     "initial_state",
+    "narrate",
+    "picture",
     "results",
     "round_of",
+    "scoreboard",
     "summarize",
+    "summary_start",
+    "summary_step",
 ]

@@ -1,4 +1,4 @@
-"""decide(state, command) -> events: the common checks of section 4, then the command's own.
+"""decide(state, command) -> events: the common checks (rulebook 6.1), then the command's own.
 
 decide never mutates `state` and raises nothing but RuleViolation, whatever the command holds.
 """

@@ -1,4 +1,4 @@
-"""Every seeded draw of rules section 2.3, with exactly its labels (g = game, r = round).
+"""Every seeded draw of the rulebook's section 3, with exactly its labels (g = game, r = round).
 
 Explicit setup data (role sets, lists) is used as given; the seed derives only what is missing.
 Draws happen in `decide` and are recorded in events; `evolve` never draws.

@@ -1,4 +1,4 @@
-"""Game start, vote deadlines, tie-breaks and joining the court (rules section 3, 6.2, 6.3)."""
+"""Game start, vote deadlines, tie-breaks and joining the court (rulebook 5.1-5.4)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def open_round(turn: Turn) -> None:
 
 
 def close_round(turn: Turn) -> None:
-    """The vote deadline, steps 1-5 of section 3 in order."""
+    """The vote deadline, the steps of rulebook 5.2 in order."""
     answer_pair_check(turn)
     penalise_missed_votes(turn)
     state = turn.state
@@ -102,7 +102,7 @@ def default_tiebreak(state: State) -> tuple[str, str, str | None]:
 
 
 def join(turn: Turn, player: str, via: str) -> None:
-    """Step 5 of section 3: announce the joiner; a King ends the game, else play goes on."""
+    """Joining (rulebook 5.4): announce the joiner; a King ends the game, else play goes on."""
     game = turn.state.current()
     is_king = player == game.king
     court = [*game.court, player]

@@ -1,5 +1,5 @@
 """The King joins: an early end (KC-R14..R17) or a normal end with winner, rewards and EC scores
-(section 6.4, KC-R19..R26)."""
+(rulebook 5.5 and section 8, KC-R19..R26)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every event the decider emits, with its audience (rules section 7) and its season postings.
+"""Every event the decider emits, with its audience (rulebook section 9) and its season postings.
 
 One event has one audience: what the rules release to different people goes in separate events.
 Payloads hold only JSON values (lists, never tuples); players are listed in seat order.

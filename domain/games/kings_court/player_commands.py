@@ -1,4 +1,4 @@
-"""The players' commands: the checks of section 4 after the common ones, in the listed order.
+"""The players' commands: the checks of rulebook 6.2 after the common ones, in order.
 
 Rejections reach only the submitter and name nothing the submitter did not already know.
 """

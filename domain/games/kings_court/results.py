@@ -47,13 +47,21 @@ def ranks(state: State) -> dict[str, int]:
     return {player: rank(player) for player in state.players}
 
 
+def court(state: State) -> list[str]:
+    """The court in joining order: of the game being played, or of the game that ended
+    normally. After four early Kings no game ended normally, so there is none (a ruling)."""
+    if state.game is None or state.death_match:
+        return []
+    return list(state.game.court)
+
+
 def details(state: State) -> dict[str, Any]:
     game, after = state.game, state.aftermath
     found: dict[str, Any] = {
         "games_played": game.number if game else 0,
         "kings": list(state.kings),
         "early_ends": state.early_ends,
-        "court": list(game.court) if game else [],
+        "court": court(state),
         "death_match": list(state.death_match),
     }
     if after is None:

@@ -1,4 +1,4 @@
-"""Roles, the annoyed pair, name lists, and the Judge's view of them (rules 6.1, KC-R3)."""
+"""Roles, the annoyed pair, name lists, and the Judge's view of them (rulebook section 4, KC-R3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The host's setup: players, explicit role sets and draws, and the variants of section 10.
+"""The host's setup: players, explicit role sets and draws, and the variants (rulebook 2.2).
 
 Every check raises ValueError; the framework turns the pydantic error into `invalid_setup`.
 """

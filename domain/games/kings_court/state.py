@@ -18,7 +18,7 @@ BETWEEN_GAMES = "between_games"  # only between an early end and the next game, 
 KING_GIFT = "king_gift"
 EC_VOTE = "ec_vote"
 DEADLOCK_COIN = "deadlock_coin"
-AWAITING_DMO = "dmo"
+AWAITING_DMO = "awaiting_dmo"
 OVER = "over"
 
 GAME_RUNNING = (ELECTION, TIEBREAK)

@@ -1,27 +1,42 @@
-"""summarize(events, viewer): a readable fold of exactly the events given.
+"""A viewer's summary, one event at a time: summary_start, then summary_step for each event.
 
-The framework passes only what `viewer` may see, so this reads nothing but its arguments: a
+The framework hands over only the events `viewer` may see, so this reads nothing but them: a
 player's summary holds their own role, answers and list names because only those reached them.
+Each step costs the same however long the match: it appends, or looks at the last entry only.
+The view is plain JSON (string keys, lists), because the projections store it between steps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.decider import Event
+from domain.games.kings_court.state import (
+    AWAITING_DMO,
+    BETWEEN_GAMES,
+    DEADLOCK_COIN,
+    EC_VOTE,
+    ELECTION,
+    KING_GIFT,
+    NOT_STARTED,
+    OVER,
+    TIEBREAK,
+)
 
 View = dict[str, Any]
 Data = Mapping[str, Any]
 
 
-def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
-    view: View = {
+def summary_start(viewer: str) -> View:
+    return {
         "viewer": viewer,
+        "players": [],  # seat order, from the match's public creation entry
         "game": 0,
         "round": 0,
-        "phase": "not_started",
-        "court": [],
+        "phase": NOT_STARTED,  # the phase open now: the names of docs/games/kings_court.md 5.7
+        "court": [],  # the running (or last) game's court, joining order
+        "courts": {},  # game -> its court, joining order
         "kings": [],  # {game, king, early}
         "rounds": [],  # {game, round, counts, tied, joined}
         "roles": {},  # game -> {player: role}, as far as the viewer was told
@@ -35,23 +50,34 @@ def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
         "garnets": {},  # player -> [{amount, reason}]
         "end": {},
     }
-    for event in events:
-        handler = FOLDS.get(event.kind)
-        if handler:
-            handler(view, event.data)
-        for posting in event.postings:
-            if posting.asset == "garnets":
-                change = {"amount": posting.amount, "reason": posting.reason}
-                view["garnets"].setdefault(posting.player, []).append(change)
-    return view
+
+
+def summary_step(view: View, event: Event) -> None:
+    handler = FOLDS.get(event.kind)
+    if handler:
+        handler(view, event.data)
+    for posting in event.postings:
+        if posting.asset == "garnets":
+            change = {"amount": posting.amount, "reason": posting.reason}
+            view["garnets"].setdefault(posting.player, []).append(change)
 
 
 def _in_game(view: View, key: str, game: int) -> dict[str, Any]:
     return view[key].setdefault(str(game), {})
 
 
+def match_created(view: View, data: Data) -> None:
+    view["players"] = list(data["players"])
+
+
+def match_closed(view: View, data: Data) -> None:
+    """The match's own end (after the DMO or the fourth early King) or an abandon."""
+    view["phase"] = OVER
+
+
 def game_started(view: View, data: Data) -> None:
     view.update(game=data["game"], round=0, court=[])
+    view["courts"][str(data["game"])] = []
 
 
 def roles_drawn(view: View, data: Data) -> None:
@@ -71,7 +97,7 @@ def role_disclosed(view: View, data: Data) -> None:
 
 
 def round_opened(view: View, data: Data) -> None:
-    view.update(round=data["round"], phase="election")
+    view.update(round=data["round"], phase=ELECTION)
 
 
 def votes_tallied(view: View, data: Data) -> None:
@@ -84,11 +110,12 @@ def votes_tallied(view: View, data: Data) -> None:
     }
     view["rounds"].append(entry)
     if data["tied"]:
-        view["phase"] = "tiebreak"
+        view["phase"] = TIEBREAK
 
 
 def member_joined(view: View, data: Data) -> None:
     view["court"] = list(data["court"])
+    view["courts"][str(data["game"])] = list(data["court"])
     last = view["rounds"][-1] if view["rounds"] else None
     if (
         last
@@ -102,13 +129,13 @@ def member_joined(view: View, data: Data) -> None:
 
 def list_name_released(view: View, data: Data) -> None:
     names = _in_game(view, "list_names", data["game"]).setdefault(data["player"], [])
-    if data["name"] not in names:  # the host already holds the whole list
+    if data["name"] not in names:  # the host already holds the whole list (three names)
         names.append(data["name"])
 
 
 def early_king_found(view: View, data: Data) -> None:
     view["kings"][-1]["early"] = True
-    view["phase"] = "between_games"
+    view["phase"] = BETWEEN_GAMES
 
 
 def game_ended(view: View, data: Data) -> None:
@@ -130,7 +157,7 @@ def game_ended(view: View, data: Data) -> None:
             )
         }
     )
-    view["phase"] = "king_gift" if data["winner"] == "king" else "ec_vote"
+    view["phase"] = KING_GIFT if data["winner"] == "king" else EC_VOTE
 
 
 def record(key: str, kind: str | None, *fields: str) -> Callable[[View, Data], None]:
@@ -161,10 +188,13 @@ def awards_granted(view: View, data: Data) -> None:
 def ec_decided(view: View, data: Data) -> None:
     ballots = {key: data[key] for key in ("counts", "needed", "garnets")}
     view["end"].update(ec=data["ec"], ec_decided_by=data["decided_by"], ec_vote=ballots)
-    view["phase"] = "dmo"
+    view["phase"] = AWAITING_DMO
 
 
 FOLDS: dict[str, Callable[[View, Data], None]] = {
+    "MatchCreated": match_created,
+    "MatchEnded": match_closed,
+    "MatchAbandoned": match_closed,
     "GameStarted": game_started,
     "GameRolesDrawn": roles_drawn,
     "GameListsDrawn": lists_drawn,
@@ -185,13 +215,13 @@ FOLDS: dict[str, Callable[[View, Data], None]] = {
     "MemberJoined": member_joined,
     "ListNameReleased": list_name_released,
     "EarlyKingFound": early_king_found,
-    "MainMatchEnded": set_end(None, "outcome", "death_match", phase="over"),
+    "MainMatchEnded": set_end(None, "outcome", "death_match", phase=OVER),
     "GameEnded": game_ended,
     "AwardsGranted": awards_granted,
-    "KingGiftMade": set_end("king_gift", "duke", "noble", "defaulted", phase="ec_vote"),
+    "KingGiftMade": set_end("king_gift", "duke", "noble", "defaulted", phase=EC_VOTE),
     "DeadlockCoinOpened": set_end(
-        "deadlock_coin", "candidates", "counts", "needed", "garnets", phase="deadlock_coin"
+        "deadlock_coin", "candidates", "counts", "needed", "garnets", phase=DEADLOCK_COIN
     ),
     "EcDecided": ec_decided,
-    "DmoRecorded": set_end(None, "dmo", phase="over"),
+    "DmoRecorded": set_end(None, "dmo", phase=OVER),
 }

@@ -1,4 +1,4 @@
-"""The Merchants' Guild (rules/merchants_guild.md) as a decider: ten players, five gem houses,
+"""The Merchants' Guild (docs/games/merchants_guild.md) as a decider: ten players, five gem houses,
 60 bills in hidden pairs, eight weekly ballots, a week-4 investigation, a week-5 blackmail,
 and the settlement that turns house rankings into gold, losers, garnets and Tokens of Life.
 
@@ -6,11 +6,13 @@ Modules: guild (constants), setup (the host's setup, catalog and variants), hous
 effects), draws (the seeded draws), ballot (selecting ballots), state, events (payloads and
 audiences), checks / ballot_commands / intrigue_commands (players' commands), deadline (the
 opening and each week's deadline), settlement, turn (one command's events in progress),
-decide, evolve, results, summary.
+decide, evolve, results, summary, command_specs (COMMANDS), story (narrate, scoreboard,
+forms; words writes the guild's things) and picture.
 """
 
 from __future__ import annotations
 
+from domain.games.merchants_guild.command_specs import COMMANDS
 from domain.games.merchants_guild.decide import decide
 from domain.games.merchants_guild.evolve import evolve
 from domain.games.merchants_guild.guild import (
@@ -19,10 +21,12 @@ from domain.games.merchants_guild.guild import (
     LOOKUP_PRICE,
     PAID_PUSH_PRICE,
 )
+from domain.games.merchants_guild.picture import picture
 from domain.games.merchants_guild.results import finished, results, round_of
 from domain.games.merchants_guild.setup import Bill, Setup
 from domain.games.merchants_guild.state import State
-from domain.games.merchants_guild.summary import summarize
+from domain.games.merchants_guild.story import forms, narrate, scoreboard
+from domain.games.merchants_guild.summary import summarize, summary_start, summary_step
 from domain.rng import Rng
 
 RULES_VERSION = "merchants_guild/1"
@@ -42,6 +46,7 @@ def initial_state(setup: Setup, rng: Rng) -> State:
 
 __all__ = [
     "CLOSES",
+    "COMMANDS",
     "GAME_ID",
     "RULES_VERSION",
     "SPENDS",
@@ -51,8 +56,14 @@ __all__ = [
     "decide",
     "evolve",
     "finished",
+    "forms",
     "initial_state",
+    "narrate",
+    "picture",
     "results",
     "round_of",
+    "scoreboard",
     "summarize",
+    "summary_start",
+    "summary_step",
 ]

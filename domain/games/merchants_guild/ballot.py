@@ -1,4 +1,4 @@
-"""Choosing the next ballot (rules 6.1, MG-R6, MG-R16) and listing it (MG-R7)."""
+"""Choosing the next ballot (rulebook §3.6 and §7.7, MG-R6, MG-R16) and listing it (MG-R7)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def first_week(leads: Iterable[int], partners: Mapping[int, int]) -> list[Pair]:
     """The host's leads with their partners, then the standard selection at priority 0.
 
     A lead that a drawn pairing made the partner of an earlier lead is on the ballot already;
-    its place is filled by the standard selection (docs/rulings/merchants_guild.md)."""
+    its place is filled by the standard selection (docs/games/merchants_guild-decisions.md)."""
     taken: set[int] = set()
     chosen = []
     for lead in leads:

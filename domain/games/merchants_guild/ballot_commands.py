@@ -1,4 +1,4 @@
-"""Votes, nominations, paid pushes and partner look-ups (section 4), checks in the listed
+"""Votes, nominations, paid pushes and partner look-ups (rulebook §5.2), checks in the listed
 order after the common ones."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Guards shared by the players' commands. Each raises the rulings' error code, and none
-depends on anything the actor does not know (section 4, leak safety)."""
+depends on anything the actor does not know (rulebook §5.5)."""
 
 from __future__ import annotations
 

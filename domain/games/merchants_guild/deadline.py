@@ -1,5 +1,5 @@
-"""The host's moments: the opening (section 3.2) and each week's deadline, in the exact order of
-section 3.3, ending in the settlement after week 8."""
+"""The host's moments: the opening (rulebook §4) and each week's deadline, in the exact order of
+rulebook §4, ending in the settlement after week 8."""
 
 from __future__ import annotations
 
@@ -141,7 +141,7 @@ def register_blackmail(turn: Turn) -> None:
 
 
 def open_next_week(turn: Turn) -> None:
-    """Add this week's nominations and pushes, select and publish the next ballot (6.1)."""
+    """Add this week's nominations and pushes, select and publish the next ballot (§7.7)."""
     update_priorities(turn)
     state = turn.state
     selection = ballot.select(state.priorities, state.partners, state.presented, PAIRS_PER_WEEK)

@@ -1,4 +1,4 @@
-"""decide(state, command) -> events: the common checks of section 4, then the command's own.
+"""decide(state, command) -> events: the common checks of rulebook §5.1, then the command's own.
 
 decide never mutates `state` and raises nothing but RuleViolation, whatever the command holds.
 """
@@ -40,9 +40,13 @@ def decide(state: State, command: Command) -> list[Event]:
 
 
 def decide_for_host(turn: Turn, name: str | None) -> None:
+    """A player command fails the first common check whenever the host sends it; after the
+    week-8 deadline every other command is answered `match_over` (rulebook §5.4, MG-R35)."""
     state = turn.state
     if name in PLAYER_COMMANDS:
         raise RuleViolation("unknown_player", f"{name} is a player command; the host is not one")
+    if state.over:
+        raise RuleViolation("match_over", "the week-8 deadline has passed")
     if name == "open_match":
         if state.week != 0:
             raise RuleViolation("wrong_state", "the guild is open already")

@@ -1,4 +1,4 @@
-"""The two seeded draws of rules 2.3, with exactly their labels; used only for what the host
+"""The two seeded draws of rulebook §3.5, with exactly their labels; used only for what the host
 left out of the setup. Draws run at `open_match` and are recorded in a host-only event;
 `evolve` never draws."""
 

@@ -1,4 +1,4 @@
-"""Every event the decider emits, with its audience (rules section 7) and season postings.
+"""Every event the decider emits, with its audience (rulebook §9) and season postings.
 
 One event, one audience: what a moment releases to different people goes in separate events.
 Where the rules hide whether something happened (look-ups, investigations, blackmail), every
@@ -204,5 +204,5 @@ def tol_awarded(player: str, count: int, reason: str, pass_count: int | None) ->
 
 
 def totals_disclosed(player: str, **totals: int) -> Event:
-    """A player's own pass count and garnet totals (section 7: private at the settlement)."""
+    """A player's own pass count and garnet totals (rulebook §9: private at the settlement)."""
     return _private(player, "TotalsDisclosed", player=player, **totals)

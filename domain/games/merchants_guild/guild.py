@@ -1,4 +1,4 @@
-"""The guild's fixed numbers (rules 2.1): houses, resources, bills, weeks and prices."""
+"""The guild's fixed numbers (rulebook §2): houses, resources, bills, weeks and prices."""
 
 from __future__ import annotations
 

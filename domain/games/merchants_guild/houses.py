@@ -1,4 +1,4 @@
-"""The five houses' resources and what passed bills do to them (rules 6.3, MG-R2).
+"""The five houses' resources and what passed bills do to them (rulebook §3.2 and §7.2, MG-R2).
 
 A house state is {house: {resource: value}}; values are integers that never go below 0.
 """

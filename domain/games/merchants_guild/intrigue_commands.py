@@ -1,4 +1,4 @@
-"""The week-4 investigations and the week-5 blackmail decisions (section 4, MG-R19..R21),
+"""The week-4 investigations and the week-5 blackmail decisions (rulebook §5.2, MG-R19..R21),
 checks in the listed order after the common ones."""
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
-"""The settlement after the week-8 deadline (rules 6.6, MG-R22..R31): house ranking, gold,
+"""The settlement after the week-8 deadline (rulebook §8, MG-R22..R31): house ranking, gold,
 blackmail, tax, losers, garnets and Tokens of Life. A pure computation over the final state;
 `deadline.settle` publishes it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,10 +77,14 @@ def settle(state: State) -> Settlement:
 
 
 def house_ranks(state: State) -> dict[str, int]:
+    return rank_houses(state.houses)
+
+
+def rank_houses(houses: Mapping[str, Mapping[str, int]]) -> dict[str, int]:
     """Total, then forges, ships, markets; identical vectors share a rank (MG-R24)."""
 
     def key(house: str) -> tuple[int, ...]:
-        values = state.houses[house]
+        values = houses[house]
         return (sum(values[r] for r in RESOURCES), *(values[r] for r in RESOURCES))
 
     return {house: 1 + sum(key(other) > key(house) for other in HOUSES) for house in HOUSES}

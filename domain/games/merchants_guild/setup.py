@@ -1,5 +1,5 @@
 """The host's setup: players, the bill catalog (MG-R1), the optional hidden pairing, alignments
-and week-1 leads, and the variants of section 10.
+and week-1 leads, and the variants (rulebook §3.4).
 
 Every check raises ValueError; the framework turns the pydantic error into `invalid_setup`.
 Starting garnets and the host seed are the framework's: they arrive with every command and
@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from domain.canonical import MAX_SAFE_INTEGER
 from domain.decider import SetupBase
 from domain.games.merchants_guild.guild import (
     BILL_NUMBERS,
@@ -20,6 +21,8 @@ from domain.games.merchants_guild.guild import (
     PAIR_COUNT,
     PAIRS_PER_WEEK,
     PLAYER_COUNT,
+    RESOURCES,
+    STARTING_RESOURCE,
 )
 
 RESERVED_IDS = ("host", "system", "public")
@@ -40,7 +43,7 @@ class Add(Operation):
     op: Literal["add"]
     house: House
     resource: Resource
-    amount: int
+    amount: int = Field(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)
 
     @field_validator("amount")
     @classmethod
@@ -57,7 +60,7 @@ class Transfer(Operation):
     source: House = Field(alias="from")
     destination: House = Field(alias="to")
     resource: Resource
-    amount: int = Field(gt=0)
+    amount: int = Field(gt=0, le=MAX_SAFE_INTEGER)
 
     @model_validator(mode="after")
     def houses_are_distinct(self) -> Transfer:
@@ -87,7 +90,7 @@ class Set(Operation):
     op: Literal["set"]
     house: House
     resource: Resource
-    value: int = Field(ge=0)
+    value: int = Field(ge=0, le=MAX_SAFE_INTEGER)
 
 
 Effect = Annotated[Add | Transfer | Swap | Set, Field(discriminator="op")]
@@ -110,8 +113,8 @@ class Setup(SetupBase):
     week1_leads: list[int] = Field(default_factory=list)
     nominate_presented: Literal["reject", "ignore"] = "reject"
     week8_selection_actions: Literal["reject", "allow"] = "reject"
-    lookup_limit_per_week: int | None = Field(default=None, ge=0)
-    max_extra_investigations: int = Field(default=1, ge=0)
+    lookup_limit_per_week: int | None = Field(default=None, ge=0, le=MAX_SAFE_INTEGER)
+    max_extra_investigations: int = Field(default=1, ge=0, le=MAX_SAFE_INTEGER)
     blackmail_evaluation: Literal["simultaneous", "sequential_seat_order"] = "simultaneous"
     insolvent_tax: Literal["take_all", "take_none"] = "take_all"
     all_tied_losers: Literal["all", "none"] = "all"
@@ -153,6 +156,24 @@ def check_catalog(bills: list[Bill]) -> None:
     numbers = sorted(bill.number for bill in bills)
     if numbers != list(BILL_NUMBERS):
         raise ValueError("bills: give exactly one entry for each bill number 1..60")
+    if most_resources(bills) > MAX_SAFE_INTEGER:
+        raise ValueError(
+            f"bills: passing every bill could give a house more than {MAX_SAFE_INTEGER} of a "
+            "resource, more than the log can hold"
+        )
+
+
+def most_resources(bills: list[Bill]) -> int:
+    """A bound on all the houses' resources together: each bill passes at most once, a
+    transfer or a swap moves what exists, an add or a set adds at most its number."""
+    most = len(HOUSES) * len(RESOURCES) * STARTING_RESOURCE
+    for bill in bills:
+        for effect in bill.effects:
+            if isinstance(effect, Add):
+                most += max(0, effect.amount)
+            elif isinstance(effect, Set):
+                most += effect.value
+    return most
 
 
 def check_pairs(pairs: list[list[int]]) -> None:

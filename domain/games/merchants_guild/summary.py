@@ -1,29 +1,39 @@
-"""summarize(events, viewer): a readable fold of exactly the events given.
+"""The viewer's summary, one event at a time: `summary_start(viewer)` and
+`summary_step(view, event)`; `summarize` folds them over a list.
 
 The framework passes only what `viewer` may see, so this reads nothing but its arguments: a
 player's summary holds their own houses, receipts and answers because only those reached them.
+A step costs the same at the first entry as at the last: it appends, replaces or updates by key,
+and never walks a list that grows with the match (the known pairs are at most 30).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from domain.decider import Event
+from domain.decider import Event, fold_summary
+from domain.games.merchants_guild.guild import BLACKMAIL_WEEK, INVESTIGATION_WEEK, WEEKS
 
 View = dict[str, Any]
 Data = Mapping[str, Any]
 
+# The phase open now, in the rulebook's words (§4).
+PHASE_OF_WEEK = {INVESTIGATION_WEEK: "investigation_week", BLACKMAIL_WEEK: "blackmail_week",
+                 WEEKS: "final_week"}
 
-def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
-    view: View = {
+
+def summary_start(viewer: str) -> View:
+    return {
         "viewer": viewer,
-        "phase": "not_started",
+        "players": [],  # seat order, from the match's public creation entry
+        "phase": "configured",
         "week": 0,
         "bills": [],  # the catalog
         "houses": [],  # the house state now
         "ballot": [],  # this week's pairs
-        "weeks": [],  # {week, vote_counts, passed, rejected}
+        "weeks": [],  # {week, vote_counts, passed, rejected, houses}
         "alignments": {},  # player -> houses, as far as the viewer was told
         "pairs": [],  # pairs the viewer knows: drawn (host), looked up, or all at the end
         "votes": {},  # week -> {player: bills}: own receipts, or everyone's for the host
@@ -35,15 +45,20 @@ def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
         "settlement": {},
         "totals": {},  # player -> own pass count and garnet totals
     }
-    for event in events:
-        handler = FOLDS.get(event.kind)
-        if handler:
-            handler(view, event.data)
-        for posting in event.postings:
-            if posting.asset == "garnets":
-                change = {"amount": posting.amount, "reason": posting.reason}
-                view["garnets"].setdefault(posting.player, []).append(change)
-    return view
+
+
+def summary_step(view: View, event: Event) -> None:
+    handler = FOLDS.get(event.kind)
+    if handler:
+        handler(view, event.data)
+    for posting in event.postings:
+        if posting.asset == "garnets":
+            change = {"amount": posting.amount, "reason": posting.reason}
+            view["garnets"].setdefault(posting.player, []).append(change)
+
+
+def summarize(events: Sequence[Event], viewer: str) -> View:
+    return fold_summary(sys.modules[__name__], events, viewer)
 
 
 def secrets_drawn(view: View, data: Data) -> None:
@@ -56,7 +71,9 @@ def guild_opened(view: View, data: Data) -> None:
 
 
 def ballot_published(view: View, data: Data) -> None:
-    view.update(phase="week", week=data["week"], ballot=[list(pair) for pair in data["pairs"]])
+    week = data["week"]
+    phase = PHASE_OF_WEEK.get(week, "week")
+    view.update(phase=phase, week=week, ballot=[list(pair) for pair in data["pairs"]])
 
 
 def alignment_disclosed(view: View, data: Data) -> None:
@@ -79,9 +96,13 @@ def receipt(kind: str, *fields: str) -> Callable[[View, Data], None]:
 
 
 def week_resolved(view: View, data: Data) -> None:
-    keys = ("week", "vote_counts", "passed", "rejected")
+    keys = ("week", "vote_counts", "passed", "rejected", "houses")
     view["weeks"].append({key: data[key] for key in keys})
     view["houses"] = list(data["houses"])
+
+
+def match_created(view: View, data: Data) -> None:
+    view["players"] = list(data["players"])
 
 
 def partners_revealed(view: View, data: Data) -> None:
@@ -115,6 +136,11 @@ def match_settled(view: View, data: Data) -> None:
     }
 
 
+def match_abandoned(view: View, data: Data) -> None:
+    """The framework's early end (the host's `end`): no settlement follows."""
+    view["phase"] = "abandoned"
+
+
 def totals_disclosed(view: View, data: Data) -> None:
     view["totals"][data["player"]] = {k: v for k, v in data.items() if k != "player"}
 
@@ -139,4 +165,6 @@ FOLDS: dict[str, Callable[[View, Data], None]] = {
     "PrioritiesUpdated": priorities_updated,
     "MatchSettled": match_settled,
     "TotalsDisclosed": totals_disclosed,
+    "MatchCreated": match_created,
+    "MatchAbandoned": match_abandoned,
 }

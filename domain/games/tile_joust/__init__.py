@@ -1,4 +1,4 @@
-"""Tile Joust (rules/tile_joust.md) as a decider: the two-player Death Match (13 tiles 1-13)
+"""Tile Joust (docs/games/tile_joust.md) as a decider: the two-player Death Match (13 tiles 1-13)
 and its Final Match variant (14 tiles 0-13 and three items), played move by move.
 
 Three sets, each an auction phase (four groups of three hidden tiles sold in open alternating
@@ -6,28 +6,32 @@ auctions, then the leftover step) and a joust phase (secret one-tile steps, reso
 then the final joust over every stored tile. Timeouts are host commands, so a replay needs no
 clock.
 
-Modules: setup (the host's setup and options), tiles (ids, colours, groups, group starts),
-draws (the seeded orderings), state, events (payloads and audiences), decide (dispatch),
-opening, auctions, leftovers, items, jousts, ending (the rules), timeouts (the defaults),
-flow (what follows without a decision), turn (one command's events), evolve, results,
-summary (the live view).
+Modules: commands (what may be sent, with its arguments), setup (the host's setup and
+options), tiles (ids, colours, groups, group starts), draws (the seeded orderings), state,
+events (payloads and audiences), decide (dispatch), opening, auctions, leftovers, items,
+jousts, ending (the rules), timeouts (the defaults), flow (what follows without a decision),
+turn (one command's events), evolve, results, summary (the live view), story (the match in
+words, the standings, the forms) and picture (points by set, and the jousts, drawn).
 """
 
 from __future__ import annotations
 
+from domain.games.tile_joust.commands import COMMANDS
 from domain.games.tile_joust.decide import decide
 from domain.games.tile_joust.draws import GAME_ID
 from domain.games.tile_joust.evolve import evolve
+from domain.games.tile_joust.picture import picture
 from domain.games.tile_joust.results import finished, results, round_of
 from domain.games.tile_joust.setup import Setup
 from domain.games.tile_joust.state import State
-from domain.games.tile_joust.summary import summarize
+from domain.games.tile_joust.story import forms, narrate, scoreboard
+from domain.games.tile_joust.summary import summarize, summary_start, summary_step
 from domain.rng import Rng
 
 RULES_VERSION = "tile_joust/1"
 # The host commands that close whatever phase is open (`arbiter match close-round`, deadlines).
 CLOSES = ()  # real time: a step ends by the players or a recorded timeout
-SPENDS: dict[str, int] = {}  # no command of this game costs garnets (rules section 8)
+SPENDS: dict[str, int] = {}  # no command of this game costs garnets (rulebook section 8)
 SETUP_ERROR = "INVALID_SETUP"
 # A timeout says who did not act; sealed, so the other player cannot act on it (TJ-R on timeouts).
 SEALED_HOST_COMMANDS = frozenset({"timeout"})
@@ -40,6 +44,7 @@ def initial_state(setup: Setup, rng: Rng) -> State:
 
 __all__ = [
     "CLOSES",
+    "COMMANDS",
     "GAME_ID",
     "RULES_VERSION",
     "SPENDS",
@@ -48,8 +53,14 @@ __all__ = [
     "decide",
     "evolve",
     "finished",
+    "forms",
     "initial_state",
+    "narrate",
+    "picture",
     "results",
     "round_of",
+    "scoreboard",
     "summarize",
+    "summary_start",
+    "summary_step",
 ]

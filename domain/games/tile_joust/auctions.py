@@ -1,5 +1,5 @@
-"""The auction phase of a set (section 3.1): groups, open alternating auctions, the next-tile
-choice, and how each group starts. Commands: bid, fold, choose_next_tile."""
+"""The auction phase of a set (rulebook section 4.2): groups, open alternating auctions, the
+next-tile choice, and how each group starts. Commands: bid, fold, choose_next_tile."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """decide(state, command) -> events: who may send what, then the command's own checks in the
-rulings' order, then `flow.advance` runs everything that follows without a decision.
+rulebook's order, then `flow.advance` runs everything that follows without a decision.
 
 decide never mutates `state` and raises nothing but RuleViolation, whatever the command holds.
 """

@@ -1,4 +1,4 @@
-"""The one seeded draw of section 2.3: each set's ordering, label `ordering:<set>`.
+"""The one seeded draw (rulebook section 3.3): each set's ordering, label `ordering` and the set.
 
 An ordering the host gave is used as given; the seed derives only the sets left out.
 """

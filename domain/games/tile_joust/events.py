@@ -1,8 +1,8 @@
-"""Every event the decider emits, with its one audience (rules section 7).
+"""Every event the decider emits, with its one audience (rulebook section 9).
 
 What a moment releases to different people goes into separate events. Payloads hold only JSON
 values (lists, never tuples); players are listed in seat order. No event has season postings:
-the rules give this game no garnet, ToL or Opal effects (section 8).
+the rules give this game no garnet, ToL or Opal effects (rulebook section 8).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Checks shared by several commands. Each raises the rulings' code (section 4) and names
+"""Checks shared by several commands. Each raises the rulebook's code (section 5) and names
 nothing the sender does not already know."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Final Match items (sections 2.4 and 3.3): the pick, the item window at the start of each
+"""Final Match items (rulebook sections 2.3 and 4.4): the pick, the item window at the start of each
 joust phase and of the final joust, Tile Inversion and Conceal. The Equaliser is passive.
 Commands: pick_item, use_items."""
 
@@ -85,7 +85,7 @@ def open_window(turn: Turn) -> None:
 
 
 def use_items(turn: Turn, player: str, args: Args) -> None:
-    """Checks in the rulings' order: the uses in list order (the first bad one decides), then
+    """Checks in the rulebook's order: the uses in list order (the first bad one decides), then
     whether this player has anything to decide at all."""
     state = turn.state
     check_phase_is(state, ITEM_WINDOW, "use_items")

@@ -1,5 +1,5 @@
-"""Jousts (sections 3.4, 3.5 and 6): secret one-tile steps, what a step shows, resolution by
-sums, and the end of a set's joust phase. Commands: submit_tile, pass."""
+"""Jousts (rulebook sections 4.5, 4.6 and 7): secret one-tile steps, what a step shows,
+resolution by sums, and the end of a set's joust phase. Commands: submit_tile, pass."""
 
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ def play(state: State, player: str, joust: Joust) -> dict[str, object]:
 
 def resolve(turn: Turn) -> None:
     """The higher sum gains the smallest value the other side committed (0 if none); equal
-    sums gain both (section 6). Every committed tile is spent."""
+    sums gain both (rulebook section 7). Every committed tile is spent."""
     state = turn.state
     joust = state.current_joust()
     committed = {player: joust.committed.get(player, ()) for player in state.players}

@@ -1,4 +1,4 @@
-"""The leftover step after a set's 12th auction (section 3.2): counts of this set's tiles
+"""The leftover step after a set's 12th auction (rulebook section 4.3): counts of this set's tiles
 decide. DM: `x1` to the player with fewer tiles (TJ-R6). FM: that player sees `x1` and `x2`,
 keeps one and gives the other (TJ-R16). Equal counts: the leftovers are never revealed."""
 

@@ -1,5 +1,5 @@
 """The host's setup: two players, the variant, its roles, the explicit hidden setup (orderings,
-item allocation) and the options of section 2.5, each defaulting to its ruling.
+item allocation) and the options of rulebook section 3.1, each defaulting to its ruling.
 
 Every check raises ValueError; the framework turns the pydantic error into `invalid_setup`.
 """
@@ -10,13 +10,17 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
+from domain.canonical import MAX_SAFE_INTEGER
 from domain.decider import SetupBase
 
 DEATH_MATCH, FINAL_MATCH = "death_match", "final_match"
 TILE_INVERSION, EQUALISER, CONCEAL = "tile_inversion", "equaliser", "conceal"
-ITEMS = (TILE_INVERSION, EQUALISER, CONCEAL)  # section 2.4's order: the pick default is first
+ITEMS = (TILE_INVERSION, EQUALISER, CONCEAL)  # rulebook 2.3's order: the pick default first
 PLAYER_COUNT = 2
 RESERVED_IDS = ("host", "system", "public")
+# Options are bounded by what the log holds (2^53 - 1); a typo of a million sets would stall
+# the opening, which draws every set.
+MOST_SETS = 99
 
 Item = Literal["tile_inversion", "equaliser", "conceal"]
 
@@ -29,11 +33,11 @@ class Setup(SetupBase):
     first_picker: str | None = None  # FM: picks one item, the other player gets two
     item_allocation: dict[str, list[Item]] | None = None  # FM: instead of the pick
     orderings: list[list[int]] = Field(default_factory=list)  # set 1, 2, ...; the rest drawn
-    starting_chips: int = Field(90, ge=0)
-    sets: int = Field(3, ge=1)
-    joust_tile_cap: int = Field(5, ge=1)
-    turn_timeout_s: int = Field(30, ge=1)
-    min_opening_bid: int = Field(0, ge=0)
+    starting_chips: int = Field(90, ge=0, le=MAX_SAFE_INTEGER)
+    sets: int = Field(3, ge=1, le=MOST_SETS)
+    joust_tile_cap: int = Field(5, ge=1, le=MAX_SAFE_INTEGER)
+    turn_timeout_s: int = Field(30, ge=1, le=MAX_SAFE_INTEGER)
+    min_opening_bid: int = Field(0, ge=0, le=MAX_SAFE_INTEGER)
     default_next_tile: Literal["smaller", "larger"] = "smaller"
     fm_leftover_default: Literal["keep_higher", "keep_lower"] = "keep_higher"
     inversion_colour: Literal["follows_value", "unchanged"] = "follows_value"
@@ -48,7 +52,7 @@ class Setup(SetupBase):
         return list(range(0 if self.final_match else 1, 14))
 
     def config(self) -> dict[str, int | str]:
-        """The options of section 2.5 as published at the opening."""
+        """The options of rulebook section 3.1 as published at the opening."""
         return {
             "starting_chips": self.starting_chips,
             "sets": self.sets,

@@ -1,7 +1,7 @@
 """Tiles: values, colours, ids, the groups an ordering makes, and where a group starts.
 
-A tile keeps its id for the whole match (section 2.2); its value and colour may change once,
-through Tile Inversion, so both live in `Tile` and the state replaces the record.
+A tile keeps its id for the whole match (rulebook section 2.2); its value and colour may change
+once, through Tile Inversion, so both live in `Tile` and the state replaces the record.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def leftovers_of(set_number: int, count: int) -> list[str]:
 
 @dataclass(frozen=True)
 class GroupStart:
-    """Which label opens group g >= 2, and why (section 6: nearest, ties to Balance)."""
+    """Which label opens group g >= 2, and why (rulebook section 7: nearest, ties to Balance)."""
 
     label: str
     reference: int

@@ -1,4 +1,4 @@
-"""`timeout(player)`: the clock's (the host's) command applying the default of section 5 to
+"""`timeout(player)`: the clock's (the host's) command applying the default of rulebook section 6 to
 that player's pending decision, so that a replay needs no clock (TJ-R13)."""
 
 from __future__ import annotations

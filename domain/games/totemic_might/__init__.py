@@ -1,23 +1,33 @@
-"""Totemic Might (rules/totemic_might.md) as a decider: seven players learn the secret weights
-of twenty totems through all-pay auctions, a private scale and four wagers, then try to split
-every piece they hold into three groups of equal weight.
+"""Totemic Might as a decider: seven players learn the secret weights of twenty totems through
+all-pay auctions, a private scale and four wagers, then try to split every piece they hold into
+three groups of equal weight. The rulebook is docs/games/totemic_might.md; "rules 4.4" and
+`TM-R12` cite its sections and rulings.
 
 Modules: grid (totems and piece tokens), setup (the host's setup and variants), draws (every
 seeded draw), state, events (payloads and audiences), turn (one command in progress), decide
 (common checks and dispatch), bidding / spirits / scale / wagers / transfers / challenge (the
-commands), deadline / auction / snake / wager_answers (the deadlines), ranking, evolve,
-results, summary.
+commands), command_specs (COMMANDS, their arguments), deadline / auction / snake /
+wager_answers (the deadlines), ranking, evolve, results, summary; story (narrate, scoreboard,
+forms), sentences (each event in words) and picture (the grid in SVG).
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from domain.decider import Event, fold_summary
+from domain.games.totemic_might.command_specs import COMMANDS
 from domain.games.totemic_might.decide import decide
 from domain.games.totemic_might.draws import GAME_ID
 from domain.games.totemic_might.evolve import evolve
+from domain.games.totemic_might.picture import picture
 from domain.games.totemic_might.results import finished, results, round_of
 from domain.games.totemic_might.setup import SeriesPair, Setup, SnakeHint
 from domain.games.totemic_might.state import State
-from domain.games.totemic_might.summary import summarize
+from domain.games.totemic_might.story import forms, narrate, scoreboard
+from domain.games.totemic_might.summary import summary_start, summary_step
 from domain.rng import Rng
 
 RULES_VERSION = "totemic_might/1"
@@ -34,8 +44,14 @@ def initial_state(setup: Setup, rng: Rng) -> State:
     return State(setup=setup, seed=rng.seed)
 
 
+def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
+    """The viewer's summary, folded one step at a time as the projections fold it."""
+    return fold_summary(sys.modules[__name__], events, viewer)
+
+
 __all__ = [
     "CLOSES",
+    "COMMANDS",
     "GAME_ID",
     "RULES_VERSION",
     "SPENDS",
@@ -46,8 +62,14 @@ __all__ = [
     "decide",
     "evolve",
     "finished",
+    "forms",
     "initial_state",
+    "narrate",
+    "picture",
     "results",
     "round_of",
+    "scoreboard",
     "summarize",
+    "summary_start",
+    "summary_step",
 ]

@@ -1,5 +1,5 @@
 """decide(state, command) -> events: the common checks of section 4 (UNKNOWN_PLAYER, then
-UNKNOWN_COMMAND, then WRONG_PHASE), then the command's own, in the rulings' order.
+UNKNOWN_COMMAND, then WRONG_PHASE), then the command's own, in the rulebook's order.
 
 decide never mutates `state` and raises nothing but RuleViolation, whatever the command holds.
 """

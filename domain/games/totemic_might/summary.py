@@ -1,13 +1,15 @@
-"""summarize(events, viewer): a readable fold of exactly the events given.
+"""The summary of what one viewer saw, one event at a time: `summary_start(viewer)`, then
+`summary_step(view, event)` for each event the viewer may see (the projections keep the view
+and step it as entries arrive).
 
 The framework passes only what `viewer` may see, so this reads nothing but its arguments: a
 player's summary holds their own starting totem, weighings and answers because only those
-reached them.
+reached them. A step appends or sets; it never reads back the view's growing lists.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.decider import Event
@@ -15,12 +17,15 @@ from domain.decider import Event
 View = dict[str, Any]
 Data = Mapping[str, Any]
 
+# `phase` names the part of the match open now (docs/games/totemic_might.md 3.5).
+NOT_STARTED, OVER = "not_started", "over"
 
-def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
-    view: View = {
+
+def summary_start(viewer: str) -> View:
+    return {
         "viewer": viewer,
         "round": 0,
-        "phase": "not_started",
+        "phase": NOT_STARTED,
         "series": None,
         "chips": {},
         "priority_list": [],
@@ -40,15 +45,16 @@ def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
         "setup": None,  # the secret setup: the host's from the start, everyone's at the end
         "garnets": {},  # player -> [{amount, reason}]
     }
-    for event in events:
-        handler = FOLDS.get(event.kind)
-        if handler:
-            handler(view, event.data)
-        for posting in event.postings:
-            if posting.asset == "garnets":
-                change = {"amount": posting.amount, "reason": posting.reason}
-                view["garnets"].setdefault(posting.player, []).append(change)
-    return view
+
+
+def summary_step(view: View, event: Event) -> None:
+    handler = FOLDS.get(event.kind)
+    if handler:
+        handler(view, event.data)
+    for posting in event.postings:
+        if posting.asset == "garnets":
+            change = {"amount": posting.amount, "reason": posting.reason}
+            view["garnets"].setdefault(posting.player, []).append(change)
 
 
 def game_opened(view: View, data: Data) -> None:
@@ -105,13 +111,18 @@ def final_pieces_issued(view: View, data: Data) -> None:
 
 def match_results(view: View, data: Data) -> None:
     view["results"] = dict(data)
-    view["phase"] = "over"
+    view["phase"] = OVER
     for player, totem in data["starting_totems"].items():
         view["starting_totems"].setdefault(player, {})["totem"] = totem
 
 
 def secret_setup(view: View, data: Data) -> None:
     view["setup"] = dict(data)
+
+
+def abandoned(view: View, data: Data) -> None:
+    """The host ended the match early (the match's own event): nothing is open any more."""
+    view["phase"] = OVER
 
 
 FOLDS: dict[str, Callable[[View, Data], None]] = {
@@ -149,4 +160,5 @@ FOLDS: dict[str, Callable[[View, Data], None]] = {
     "BalanceAttempted": record("attempts", "player", "attempt", "balanced", "failure_marks",
                                "final_weight"),
     "MatchResults": match_results,
+    "MatchAbandoned": abandoned,
 }

@@ -54,6 +54,20 @@ def check_copies_available(state: State, player: str, give: tuple[str, ...]) -> 
             raise RuleViolation("COPY_NOT_AVAILABLE", f"not enough free copies of {totem}")
 
 
+def check_own_pending_transfer(state: State, player: str, number: object) -> Transfer:
+    """Ids are whole numbers: `1.0` or `true` names no transfer, although Python finds them
+    equal to 1."""
+    is_integer = isinstance(number, int) and not isinstance(number, bool)
+    mine = next(
+        (t for t in state.window.transfers
+         if is_integer and t.proposer == player and t.number == number),
+        None,
+    )
+    if mine is None:
+        raise RuleViolation("UNKNOWN_TRANSFER", f"you have no pending transfer {number!r}")
+    return mine
+
+
 # Commands
 
 
@@ -85,14 +99,7 @@ def propose(turn: Turn, transfer: Transfer) -> None:
 
 def cancel_transfer(turn: Turn, player: str, args: Args) -> None:
     state = turn.state
-    number = args.get("id")
-    mine = next(
-        (t for t in state.window.transfers if t.proposer == player and t.number == number
-         and not isinstance(number, bool)),
-        None,
-    )
-    if mine is None:
-        raise RuleViolation("UNKNOWN_TRANSFER", f"you have no pending transfer {number!r}")
+    mine = check_own_pending_transfer(state, player, args.get("id"))
     turn.emit(events.transfer_cancelled(state.round, mine))
 
 

@@ -1,4 +1,4 @@
-"""The test vector of rules 2.3 through the draws module and through a whole pre-game close."""
+"""The test vector of rulebook 10.1 through the draws module and through a whole pre-game close."""
 
 from __future__ import annotations
 

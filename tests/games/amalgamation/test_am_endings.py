@@ -1,4 +1,5 @@
-"""The end of the match (rules 8): rankings, match points, winners and ToLs, the EC, garnets.
+"""The end of the match (rulebook section 7): rankings, match points, winners and ToLs, the
+EC, garnets.
 
 Whole matches come from scenarios.py; the winner and EC rules are also checked on rankings
 given directly (each sum worked out in the docstring), since a 4-way tie is long to play.

@@ -1,5 +1,5 @@
-"""Information release (rules 7, AM-R46): one audience per event, exactly as the rulings say,
-and a log whose public shape does not depend on what the public may not know."""
+"""Information release (rulebook section 8, AM-R46): one audience per event, exactly as the
+rulings say, and a log whose public shape does not depend on what the public may not know."""
 
 from __future__ import annotations
 

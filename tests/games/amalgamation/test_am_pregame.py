@@ -1,4 +1,4 @@
-"""The opening, the pre-game window and its close (rules 2, 3, 8.4): what is told to whom, the
+"""The opening, the pre-game window and its close (rulebook 3.1-3.3, 7.4): what is told to whom, the
 twists and their fallbacks, the garnet rate."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every error code of rules 4.1, and the order of the checks: state, command -> code.
+"""Every error code of rulebook 4.6, and the order of the checks: state, command -> code.
 
 Rows that break two rules at once show which check comes first. Every rejection leaves the
 state and the log exactly as they were (Match.reject checks it).

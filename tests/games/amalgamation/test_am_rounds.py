@@ -1,4 +1,4 @@
-"""A round from submission to reveal (rules 3-6), worked out by hand on the standard setup:
+"""A round from submission to reveal (rulebook 3.4 and 6), worked out by hand on the standard setup:
 GT p1 > ... > p6, red p1 p2 p3 v white p4 p5 p6, round 1 tiles -1 -2 -3 -4 -5 in that order."""
 
 from __future__ import annotations

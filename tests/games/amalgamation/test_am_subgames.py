@@ -1,4 +1,4 @@
-"""The sub-games' rules on their own (rules 6.1-6.4), with the rulings' worked examples."""
+"""The sub-games' rules on their own (rulebook 6.1-6.4), with the rulings' worked examples."""
 
 from __future__ import annotations
 

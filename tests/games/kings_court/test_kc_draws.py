@@ -1,4 +1,4 @@
-"""The seeded draws of rules 2.3, against the test vector printed there."""
+"""The seeded draws of the rulebook's section 3, against its worked example."""
 
 from __future__ import annotations
 
@@ -34,6 +34,20 @@ def test_game_two_of_the_vector_excludes_the_first_king():
     assert secrets.king == "p3"
     assert secrets.team(DUKE, PLAYERS) == ["p1", "p5", "p6", "p8", "p10"]
     assert (secrets.annoyed_duke, secrets.annoyed_noble) == ("p10", "p11")
+
+
+def test_games_three_and_four_of_the_worked_example():
+    """Worked out with the recipe of docs/games/randomness.md by hand (a few lines of hashlib),
+    as the rulebook's worked example continues and tests/games/kings_court/data/
+    four_early_kings.json plays it."""
+    third = game_secrets(Setup(players=PLAYERS), SEED, 3, ["p11", "p3"])
+    assert third.king == "p1"
+    assert third.team(DUKE, PLAYERS) == ["p2", "p3", "p4", "p9", "p11"]
+    assert (third.annoyed_duke, third.annoyed_noble) == ("p3", "p5")
+    fourth = game_secrets(Setup(players=PLAYERS), SEED, 4, ["p11", "p3", "p1"])
+    assert fourth.king == "p7"
+    assert fourth.team(DUKE, PLAYERS) == ["p3", "p4", "p5", "p6", "p8"]
+    assert (fourth.annoyed_duke, fourth.annoyed_noble) == ("p8", "p10")
 
 
 def test_king_peek_and_tiebreak_of_the_vector():

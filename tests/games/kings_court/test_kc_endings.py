@@ -100,6 +100,7 @@ def test_the_fourth_early_end_ends_the_match_with_the_four_kings():
     assert result["ranks"] == {p: 2 if p in ("p11", "p1", "p2", "p3") else 1 for p in PLAYERS}
     assert result["details"]["death_match"] == ["p11", "p1", "p2", "p3"]
     assert result["details"]["kings"] == ["p11", "p1", "p2", "p3"]
+    assert result["details"]["court"] == []  # no game ended normally: no court (a ruling)
 
 
 # Normal ends
@@ -268,7 +269,7 @@ def test_a_single_lowest_score_is_the_ec_at_once():
     decided = match.last("EcDecided")
     assert decided.data["ec"] == "p7" and decided.data["decided_by"] == "lowest_score"
     assert decided.postings == (Posting("p7", "ec", 1, "elimination_candidate"),)
-    assert match.state.phase == "dmo"
+    assert match.state.phase == "awaiting_dmo"
     assert match.reject("p1", "vote", candidate="p2") == "match_over"
 
 

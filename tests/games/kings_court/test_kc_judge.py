@@ -15,7 +15,7 @@ from tests.games.kings_court.kc_harness import Match, kinds, role_set
 
 
 def h(seed: str, *parts: object) -> int:
-    """RANDOMNESS.md written out again, independently of the code under test."""
+    """docs/games/randomness.md written out again, independently of the code under test."""
     text = "|".join(["kings_court", seed, *(str(part) for part in parts)])
     return int.from_bytes(hashlib.sha256(text.encode()).digest(), "big")
 

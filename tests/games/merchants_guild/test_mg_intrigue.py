@@ -1,4 +1,4 @@
-"""The week-4 investigations and week-5 blackmail decisions (6.4, 6.5, MG-R19..R21).
+"""The week-4 investigations and week-5 blackmail decisions (rulebook §7.5-7.6, MG-R19..R21).
 
 Alignments of the standard test guild: p1 red-green-blue, p2 red-green-black, p3
 red-green-white, p4 red-blue-black, p5 red-blue-white, p6 red-black-white, p7

@@ -1,4 +1,4 @@
-"""Every error code of rules section 4, and the order of the checks: state, command -> code.
+"""Every error code of rulebook §5, and the order of the checks: state, command -> code.
 
 Rows that break two rules at once show which check comes first. The standard test guild of
 mg_harness: pairs (1,2), (3,4), ...; week 1's ballot is (1,2), (3,4), (5,6).
@@ -94,7 +94,9 @@ ROWS: list[tuple[str, Callable[[], Match], str, str, dict[str, Any], str]] = [
     # host commands
     ("open twice", week_one, "host", "open_match", {}, "wrong_state"),
     ("close before opening", not_opened, "host", "close_week", {}, "wrong_state"),
-    ("close after the end", over, "host", "close_week", {}, "wrong_state"),
+    ("close after the end", over, "host", "close_week", {}, "match_over"),
+    ("unknown host command after the end", over, "host", "dance", {}, "match_over"),
+    ("player command by the host after the end", over, "host", "vote", {}, "unknown_player"),
     # vote
     ("three votes, one unknown", week_one, "p1", "vote", {"bills": [1, 1, 99]}, "too_many_votes"),
     ("not a list", week_one, "p1", "vote", {"bills": 1}, "unknown_bill"),

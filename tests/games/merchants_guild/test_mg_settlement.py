@@ -1,4 +1,5 @@
-"""The settlement (6.6, MG-R22..R31): house ranks, gold, blackmail, tax, losers, garnets, ToLs.
+"""The settlement (rulebook §8, MG-R22..R31): house ranks, gold, blackmail, tax, losers,
+garnets, ToLs.
 
 Each test sets the final house state (and registered blackmails, pass counts) on a guild at
 week 8 and closes the week with no votes, so the settlement runs on exactly that state.

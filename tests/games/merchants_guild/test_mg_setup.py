@@ -1,5 +1,5 @@
-"""Setup: validation (`invalid_setup`), variants and their defaults, the seeded draws of 2.3 with
-the rules' test vector, and the week-1 ballot (MG-R6, MG-R7)."""
+"""Setup: validation (`invalid_setup`), variants and their defaults, the seeded draws of
+rulebook §3.5 with its worked example, and the week-1 ballot (MG-R6, MG-R7)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from commands.app import Arbiter
 from domain.decider import HOST, PUBLIC, Command
 from domain.errors import RuleViolation
 from domain.games import get_game
@@ -23,6 +24,7 @@ from tests.games.merchants_guild.mg_harness import (
     houses,
     kinds,
 )
+from tests.support.host_key import SIGNER
 
 VECTOR_PLAYERS = [f"p{i:02d}" for i in range(1, 11)]
 
@@ -43,7 +45,7 @@ def first(events, kind):
     return next(event for event in events if event.kind == kind)
 
 
-# The rules' test vector (seed `example-seed`)
+# The rulebook's worked example (seed `example-seed`)
 
 
 def test_the_recipe_gives_the_rules_alignment_hash():
@@ -92,6 +94,37 @@ def test_a_lead_that_the_drawn_pairing_puts_with_an_earlier_lead_is_skipped():
     """29 is 1's drawn partner: it is on the ballot already, the fill-up takes two pairs."""
     events = opened("example-seed", week1_leads=[1, 29])
     assert first(events, "BallotPublished").data["pairs"] == [[1, 29], [2, 5], [3, 23]]
+
+
+def test_the_worked_example_reproduces_through_the_log_with_a_weak_seed(tmp_path):
+    """Rulebook §11: `example-seed`, allowed as weak, no contributions (so the match seed is
+    the host seed): the week-1 ballots with no leads and with leads 4 and 43."""
+    app = Arbiter(f"sqlite:///{tmp_path}/arbiter.db", signer=SIGNER)
+    app.create_season("s")
+    for player in VECTOR_PLAYERS:
+        app.register("s", player)
+    for number, leads in enumerate(([], [4, 43])):
+        match_id = f"example-{number}"
+        app.create_match(match_id=match_id, season="s", game=mg.GAME_ID,
+                         setup={"players": VECTOR_PLAYERS, "bills": catalog(),
+                                "week1_leads": leads},
+                         host_seed="example-seed", salt_key="0f" * 32, allow_weak_seed=True)
+        app.submit(match_id, "host", "open_match")
+        records = app.match(match_id).records
+        assert records[0]["entry"]["public"]["weak_seed"] is True
+        ballot = next(r["entry"]["public"] for r in records
+                      if r["entry"]["kind"] == "BallotPublished")
+        assert ballot["pairs"] == ([[1, 29], [2, 5], [3, 23]] if not leads
+                                   else [[1, 29], [4, 49], [43, 60]])
+        drawn = next(r["parts"][0]["data"] for r in records
+                     if r["entry"]["kind"] is None and r["parts"][0]["kind"] == "SecretsDrawn")
+        assert drawn["alignments"]["p01"] == ["red", "green", "black"]
+        assert drawn["alignments"]["p10"] == ["blue", "black", "white"]
+    with pytest.raises(RuleViolation) as refused:
+        app.create_match(match_id="strict", season="s", game=mg.GAME_ID,
+                         setup={"players": VECTOR_PLAYERS, "bills": catalog()},
+                         host_seed="example-seed", salt_key="0f" * 32)
+    assert refused.value.code == "weak_seed"
 
 
 def test_the_derivation_is_used_only_for_what_the_host_left_out():

@@ -1,5 +1,5 @@
-"""Weeks: votes and their deadline (6.2, 6.3, MG-R8..R11), nominations, pushes and the next
-ballot (6.1, MG-R12..R16), partner look-ups (MG-R18), and who is told what (section 7).
+"""Weeks: votes and their deadline (rulebook §7.1-7.3, MG-R8..R11), nominations, pushes and the next
+ballot (§7.7, MG-R12..R16), partner look-ups (MG-R18), and who is told what (§9).
 
 The standard test guild (mg_harness): pairs (1,2), (3,4), ...; bill n adds 1 to house
 red/green/blue/black/white for n = 1/2/3/4/5 (mod 5), forges for n = 1..5, ships 6..10,

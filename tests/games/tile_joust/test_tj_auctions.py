@@ -1,4 +1,4 @@
-"""The auction phase (section 3.1): opening, open alternating bids, folds and auto-folds,
+"""The auction phase (rulebook section 4.2): opening, open alternating bids, folds and auto-folds,
 prices, the opener rule, the next-tile choice and where each group starts."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Final Match items (sections 2.4, 3.3; TJ-R17 to TJ-R20): the pick, the item window,
+"""Final Match items (rulebook sections 2.3, 4.4; TJ-R17 to TJ-R20): the pick, the item window,
 Tile Inversion, Conceal and the Equaliser.
 
 FM set 1 (tj_harness): g1 {0 B, 6 B, 13 W} g2 {2 B, 5 W, 9 W} g3 {1 W, 8 B, 12 B}

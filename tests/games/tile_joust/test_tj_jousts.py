@@ -1,5 +1,5 @@
-"""Jousts (sections 3.4, 3.5, 6; TJ-R7 to TJ-R11): steps, what they show, resolution, the set's
-end, and the final joust. Set 1 of most tests: ann holds 5 2 9 7 1 13 (groups 1 and 2),
+"""Jousts (rulebook sections 4.5, 4.6, 7; TJ-R7 to TJ-R11): steps, what they show, resolution,
+the set's end, and the final joust. Set 1 of most tests: ann holds 5 2 9 7 1 13 (groups 1 and 2),
 bob 12 4 10 11 3 6 (groups 3 and 4); x1 is discarded (6-6)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ def set_one(**options) -> Match:
     return match
 
 
-def test_the_worked_mini_example_of_section_6():
+def test_the_worked_joust_example_of_the_rulebook():
     match = set_one()
     assert match.last("JoustOpened").data == {"set": 1, "joust": 1}
     step = match.last("JoustStepOpened").data

@@ -1,4 +1,4 @@
-"""The leftover step (section 3.2, TJ-R6, TJ-R16): counts of this set's tiles decide."""
+"""The leftover step (rulebook section 4.3, TJ-R6, TJ-R16): counts of this set's tiles decide."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every error code of rules section 4, and the order of the checks: state, command -> code.
+"""Every error code of rulebook section 5, and the order of the checks: state, command -> code.
 
 Rows that break two rules at once show which check comes first. A rejected command changes
 nothing (Match.reject checks the state)."""
@@ -262,6 +262,13 @@ SETUPS: list[tuple[dict[str, Any], str]] = [
     ({"players": PLAYERS, "variant": "deathmatch", "dmo": ANN}, "variant"),
     ({"players": PLAYERS, "variant": "death_match", "dmo": ANN, "chips": 5}, "chips"),
     ({"players": PLAYERS, "variant": "death_match", "dmo": ANN, "sets": 0}, "sets"),
+    ({"players": PLAYERS, "variant": "death_match", "dmo": ANN, "sets": 100}, "sets"),
+    # The log holds integers up to 2^53 - 1: a larger option could never be recorded.
+    (
+        {"players": PLAYERS, "variant": "death_match", "dmo": ANN, "starting_chips": 2**53},
+        "starting_chips",
+    ),
+    ({"players": PLAYERS, "variant": "death_match", "dmo": ANN, "starting_chips": 90.0}, "chips"),
     ({"players": PLAYERS, "variant": "final_match"}, "first_picker"),
     ({"players": PLAYERS, "variant": "final_match", "first_picker": "zed"}, "first_picker"),
     ({"players": PLAYERS, "variant": "final_match", "dmo": ANN, "first_picker": ANN}, "dmo"),

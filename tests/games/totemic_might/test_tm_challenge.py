@@ -11,6 +11,7 @@ from __future__ import annotations
 from domain.decider import PUBLIC, Posting
 from domain.games import totemic_might as tm
 from domain.games.totemic_might.grid import TOTEMS
+from domain.games.totemic_might.ranking import final_ranking
 from tests.games.totemic_might.harness import (
     P6_BALANCED,
     PLAYERS,
@@ -18,6 +19,7 @@ from tests.games.totemic_might.harness import (
     WEIGHTS,
     Match,
     final_challenge,
+    standard_setup,
 )
 
 # p7's pieces in three groups of 77: 20+19+18+17+3, 16+15+14+13+12+7, the rest with both spirits.
@@ -259,3 +261,17 @@ def test_guess_penalty_variant():
     match.do("p6", "attempt_balance", sides=P6_BALANCED)
     match.host("final_deadline")
     assert match.last("MatchResults").data["players"]["p6"]["final_score"] == 67
+
+
+def test_the_rulebooks_ranking_example():
+    """docs/games/totemic_might.md 11.6 (the original text's example), players listed in an
+    order that is not the answer."""
+    setup = tm.Setup.model_validate(standard_setup())
+    rows = {"p1": (3, 25, 0), "p2": (1, 20, 10), "p3": (0, 20, 0), "p4": (2, 10, 0),
+            "p5": (1, 35, 0), "p6": (0, 30, 0), "p7": (1, 20, 20)}
+    marks = {p: row[0] for p, row in rows.items()}
+    scores = {p: row[1] for p, row in rows.items()}
+    end_garnets = {p: row[2] for p, row in rows.items()}
+    ranking = final_ranking(setup, marks, scores, end_garnets, dict.fromkeys(rows, 0),
+                            list(rows))
+    assert ranking == ["p6", "p3", "p5", "p7", "p2", "p4", "p1"]

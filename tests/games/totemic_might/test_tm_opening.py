@@ -10,8 +10,10 @@ from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
 from domain.games import get_game
 from domain.games import totemic_might as tm
+from domain.games.totemic_might import draws
 from domain.games.totemic_might.grid import TOTEMS
 from domain.match import parse_setup
+from domain.rng import Rng
 from tests.games.totemic_might.harness import (
     HINTS,
     PLAYERS,
@@ -28,7 +30,7 @@ SEED = "an-example-seed-for-totemic-might"
 
 
 def H(*parts: object) -> int:
-    """The recipe of RANDOMNESS.md, written out again."""
+    """The recipe of docs/games/randomness.md, written out again."""
     text = "|".join(["totemic_might", SEED, *(str(part) for part in parts)])
     return int.from_bytes(hashlib.sha256(text.encode()).digest(), "big")
 
@@ -200,3 +202,42 @@ def test_the_variants_default_to_the_rulings():
         "immediate", None, 3)
     assert setup.opal_requires_correct_guess is True
     assert setup.publish_schedule is False
+
+
+def test_the_rulebooks_example_seed():
+    """docs/games/totemic_might.md 11.1: the draws of the weak seed `example-seed`."""
+    match = Match(seed="example-seed", weights=None, starting_totems=None, spirit_pool=None,
+                  series=None)
+    secret = match.log[0].data
+    rows = {"Summer": [2, 6, 20, 7, 3], "Void": [8, 13, 17, 14, 16],
+            "Spring": [12, 9, 19, 15, 11], "Winter": [1, 4, 10, 18, 5]}
+    assert secret["weights"] == {
+        f"{season}-{sigil}": weight for season, weights in rows.items()
+        for sigil, weight in zip(("Secret", "Creature", "Future", "Land", "Sky"), weights,
+                                 strict=True)}
+    assert secret["starting_totems"] == {
+        "p1": "Summer-Land", "p2": "Spring-Land", "p3": "Spring-Secret", "p4": "Summer-Secret",
+        "p5": "Spring-Sky", "p6": "Summer-Creature", "p7": "Void-Sky"}
+    assert secret["spirit_pool"] == [
+        "Summer-Sky", "Void-Secret", "Void-Creature", "Void-Future", "Spring-Creature",
+        "Spring-Future", "Winter-Secret", "Winter-Creature", "Winter-Land", "Winter-Sky"]
+    assert match.last("RoundOpened").data["series"] == {
+        "A": ["Spring-Future", "Spring-Sky", "Void-Creature", "Summer-Future", "Winter-Land"],
+        "B": ["Void-Future", "Void-Secret", "Winter-Future", "Spring-Creature",
+              "Winter-Creature"]}
+    assert draws.series(match.setup, Rng(tm.GAME_ID, "example-seed"), 2) == {
+        "A": ["Summer-Future", "Void-Secret", "Void-Sky", "Spring-Sky", "Spring-Secret"],
+        "B": ["Winter-Land", "Void-Future", "Void-Creature", "Winter-Secret", "Spring-Future"]}
+    items = ["Summer-Future", "Void-Creature", "Spring-Future", "Spring-Sky", "Winter-Land",
+             "GARNET"]
+    pool = secret["spirit_pool"]
+
+    def drawn(options, label, *parts):
+        return draws.draw(match.setup, "example-seed", options, label, *parts).outcome
+
+    assert drawn(items, "pick", 1, "A", "p7") == "Void-Creature"
+    assert drawn(items, "pick", 1, "A", "p1") == "GARNET"
+    assert drawn(pool, "spirit_default", 2, "p7") == "Winter-Creature"
+    assert drawn(pool, "spirit_shared", 2) == "Winter-Sky"
+    assert drawn([1, 2], "wolf_lift", 1, "p2") == 1
+    assert drawn([1, 2, 3, 4, 5], "fox_lift", 1, "p3") == 5

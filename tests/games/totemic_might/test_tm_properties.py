@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import xml.etree.ElementTree as ET
 from typing import Any
 
 import hypothesis
@@ -161,6 +163,22 @@ def test_random_commands_keep_every_promise(seed, chosen, start, moves):
     assert rounds == sorted(rounds), "round_of went backwards"
     hypothesis.event(f"phase {state.phase}")
     check_replay_and_views(tm, initial, state, log, PLAYERS)
+    check_story(log)
+
+
+def check_story(log: list[Event]) -> None:
+    """Every viewer's story can be told from whatever happened: short lines, a well-formed
+    picture, plain JSON tables and forms."""
+    for viewer in ("public", "host", *PLAYERS):
+        seen = [e for e in log if e.seen_by(viewer)]
+        shown = [{"kind": e.kind, "data": json.loads(json.dumps(e.data))} for e in seen]
+        for chapter in tm.narrate(shown, viewer):
+            assert all(0 < len(line) < 200 for line in chapter["lines"])
+        summary = tm.summarize(seen, viewer)
+        drawn = tm.picture(summary)
+        if drawn is not None:
+            ET.fromstring(drawn)
+        json.dumps([tm.scoreboard(summary), tm.forms(summary, viewer)])
 
 
 # Non-interference: p1 cannot tell apart two matches that differ only in what p1 may not know:

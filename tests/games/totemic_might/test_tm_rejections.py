@@ -171,6 +171,8 @@ ROWS: list[Row] = [
     (no_chips, "p1", "place_bet", {"series": "A", "amount": "1"}, "INVALID_AMOUNT"),
     (round_one, "p1", "place_bet", {"series": "A", "amount": True}, "INVALID_AMOUNT"),
     (round_one, "p1", "place_bet", {"series": "A"}, "INVALID_AMOUNT"),
+    (round_one, "p1", "place_bet", {"series": "A", "amount": 2.0}, "INVALID_AMOUNT"),
+    (no_chips, "p1", "place_bet", {"series": "A", "amount": 1e300}, "INVALID_AMOUNT"),
     (no_chips, "p1", "place_bet", {"series": "A", "amount": 0}, "INSUFFICIENT_CHIPS"),
     (one_chip, "p1", "place_bet", {"series": "B", "amount": 0}, "BET_BELOW_MIN"),
     (round_one, "p1", "place_bet", {"series": "A", "amount": 0}, "BET_BELOW_MIN"),
@@ -311,6 +313,7 @@ ROWS: list[Row] = [
      "COPY_NOT_AVAILABLE"),
     (gift_pending, "p1", "cancel_transfer", {"id": 2}, "UNKNOWN_TRANSFER"),
     (gift_pending, "p1", "cancel_transfer", {"id": True}, "UNKNOWN_TRANSFER"),
+    (gift_pending, "p1", "cancel_transfer", {"id": 1.0}, "UNKNOWN_TRANSFER"),
     (gift_pending, "p2", "cancel_transfer", {"id": 1}, "UNKNOWN_TRANSFER"),
     (gift_pending, "p1", "cancel_transfer", {}, "UNKNOWN_TRANSFER"),
     # attempt_balance

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 
 from domain.decider import HOST, Posting
+from domain.games.totemic_might.snake import assign_letters
 from tests.games.totemic_might.harness import (
     ORDER_1A,
     ORDER_1B,
@@ -260,3 +261,13 @@ def test_wagers_are_open_in_the_final_weighing_round():
     match.deadline()
     assert match.last("WagerSettled", "p1").data["answer"] == [11, 20]
     assert match.state.phase == "final_challenge"
+
+
+def test_the_rulebooks_snake_examples():
+    """docs/games/totemic_might.md 11.3, through the assignment alone."""
+    deal = assign_letters({"p1": "C", "p2": "C", "p3": "A"}, ["p1", "p2", "p3"], ["A", "B"], {})
+    assert deal.assigned == {"p1": "C", "p2": "D", "p3": "E"}
+    assert deal.bumped == ("p2", "p3")
+    deal = assign_letters({"p1": "J", "p2": "J"}, ["p1", "p2"], list("ABCDEFGHI"), {})
+    assert deal.assigned == {"p1": "J", "p2": "A"}
+    assert (deal.bumped, deal.refreshes, deal.taken_after) == (("p2",), 1, ("A", "J"))

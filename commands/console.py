@@ -1,0 +1,110 @@
+"""What every command of the command line shares: the store and the host's key, `--json`, and
+the one-line error with exit code 2 for input that cannot be used.
+
+Imports stay light here: `arbiter --help` and the commands that print from a file must not pay
+for the store, the HTTP stack or PostgreSQL's driver. Each command imports what it needs.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+from urllib.parse import urlparse
+
+import click
+
+from audit.errors import AuditError
+from domain.errors import RuleViolation
+
+if TYPE_CHECKING:
+    from commands.app import Arbiter
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+def fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def db_of(ctx: click.Context) -> str | None:
+    return ctx.find_root().obj["db"]
+
+
+def app_of(ctx: click.Context, signing: bool = True) -> Arbiter:
+    """The service on the chosen store, signing each round's checkpoint with the host's key
+    (its key file, as `commands.audit_cli.signer_from` finds it) when `signing`."""
+    from commands.app import Arbiter
+    from commands.audit_cli import signer_from
+
+    return Arbiter(db_of(ctx), signer=signer_from() if signing else None)
+
+
+def store_name(url: str) -> str:
+    """The store a URL names, as an error may show it (never its password)."""
+    parsed = urlparse(url)
+    if parsed.scheme == "sqlite":
+        return f"the SQLite file {parsed.path[1:] or url}"
+    return (f"PostgreSQL database {parsed.path.lstrip('/')} at {parsed.hostname}:"
+            f"{parsed.port or 5432}")
+
+
+def one_line(error: BaseException, url: str) -> str | None:
+    """`CODE: message` for a failure that is the input's or the store's, not a bug (None)."""
+    if isinstance(error, RuleViolation | AuditError) or _is(error, "audit.notes", "NoteError"):
+        return f"{error.code}: {error.message}"
+    if _is(error, "pydantic", "ValidationError"):
+        first = error.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "file"
+        return f"invalid_file: {where}: {first['msg']}"
+    if isinstance(error, FileNotFoundError):
+        return f"no_file: no file {error.filename}"
+    if isinstance(error, IsADirectoryError):
+        return f"invalid_input: {error.filename} is a folder, not a file"
+    if isinstance(error, OSError):
+        return f"invalid_input: {error.strerror or error}: {error.filename or ''}".rstrip(": ")
+    if isinstance(error, json.JSONDecodeError):
+        return f"invalid_input: {error}"
+    if _is(error, "eventsourcing.persistence", "OperationalError", "InterfaceError") or \
+            _is(error, "psycopg", "OperationalError"):
+        from commands.store import database_url
+
+        url = database_url(url)
+        return f"store_unreachable: cannot reach {store_name(url)}: {why_unreachable(url, error)}"
+    if _is(error, "eventsourcing.persistence", "PersistenceError"):
+        from commands.store import database_url
+
+        return f"store_error: {store_name(database_url(url))}: {error}"
+    return None
+
+
+def why_unreachable(url: str, error: BaseException) -> str:
+    """The connection pool only says it waited; one direct attempt says why (the server
+    refused, the database does not exist, the password is wrong) within a second."""
+    if not url.startswith("postgres"):
+        return str(error)
+    import psycopg
+
+    from commands.store import persistence_env
+
+    env = persistence_env(url)
+    try:
+        psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"],
+                        port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
+                        password=env["POSTGRES_PASSWORD"], connect_timeout=1).close()
+    except psycopg.Error as direct:
+        return " ".join(line.strip() for line in str(direct).splitlines())
+    return str(error)
+
+
+def _is(error: BaseException, module: str, *names: str) -> bool:
+    """Whether `error` is one of a module's exception classes; a module never imported raised
+    nothing, so this never imports it."""
+    loaded = sys.modules.get(module)
+    return loaded is not None and isinstance(error, tuple(getattr(loaded, n) for n in names))

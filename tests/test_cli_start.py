@@ -1,0 +1,137 @@
+"""A newcomer's first hour: `arbiter init`, `arbiter demo` (twice), the README's walk through a
+first match, and a command line that starts without the HTTP stack."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from audit.notes import parse_verifier_key
+from commands.app import Arbiter
+from commands.cli import cli
+from commands.http.tokens import Tokens
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL_SEED = ROOT / "seeds" / "totemic_might-garnet-tiebreak.json"
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    """A fresh folder as the working directory, with no store or key settings."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ARBITER_HOST_KEY", raising=False)
+    monkeypatch.delenv("ARBITER_DATABASE_URL", raising=False)
+    return tmp_path
+
+
+def arbiter(*args: str):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_init_makes_the_store_the_key_and_the_token_and_then_keeps_them(here):
+    first = json.loads(arbiter("init", "--json").stdout)
+    key = here / "arbiter-host.key"
+    assert first["store"]["created"] and first["key"]["created"]
+    assert first["key"]["file"] == "arbiter-host.key" and (here / "arbiter.db").exists()
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    vkey = first["key"]["verifier_key"]
+    assert parse_verifier_key(vkey).name == "arbiter-host"
+    token = first["host_token"]["token"]
+    app = Arbiter("sqlite:///arbiter.db")
+    assert Tokens(app).is_host(token)
+    app.close()
+    again = arbiter("init")
+    assert "kept" in again.stdout and token not in again.stdout and vkey in again.stdout
+    second = json.loads(arbiter("init", "--json").stdout)
+    assert second["key"] == {**first["key"], "created": False}
+    assert second["host_token"] == {"created": False, "token": None}
+    assert arbiter("keys", "show").stdout.strip() == vkey
+
+
+def test_init_puts_the_key_where_ARBITER_HOST_KEY_says(here, monkeypatch):
+    monkeypatch.setenv("ARBITER_HOST_KEY", str(here / "keys" / "spring.key"))
+    (here / "keys").mkdir()
+    made = json.loads(arbiter("init", "--name", "host.example", "--json").stdout)
+    assert made["key"]["file"] == str(here / "keys" / "spring.key")
+    assert made["key"]["verifier_key"].startswith("host.example+")
+    assert not (here / "arbiter-host.key").exists()
+
+
+def test_the_demo_plays_into_the_users_store_with_the_init_key_and_runs_again(here):
+    seeds = here / "seeds-small"
+    seeds.mkdir()
+    shutil.copy(SMALL_SEED, seeds)
+    first = arbiter("demo", "--seeds", str(seeds)).stdout
+    assert "created as `arbiter init` makes it" in first
+    assert "full bundle verified offline" in first and "1 matches, 1 as expected" in first
+    assert "arbiter view totemic-might-garnet-tiebreak" in first  # the next steps
+    assert (here / "arbiter.db").exists() and (here / "arbiter-host.key").exists()
+    vkey = arbiter("keys", "show").stdout.strip()
+    assert vkey in first
+    again = json.loads(arbiter("demo", "--seeds", str(seeds), "--json").stdout)
+    assert again["key_created"] is False and again["verifier_key"] == vkey
+    (played,) = again["matches"]
+    assert played["played_before"] and played["mismatches"] == []
+    assert played["audit"]["verified"] and played["audit"]["checkpoints"] > 0
+    shown = json.loads(arbiter("view", "totemic-might-garnet-tiebreak", "--json").stdout)
+    assert shown["as_of"]["seq"] == played["audit"]["entries"]  # the store the user goes on with
+
+
+def test_a_command_that_does_not_serve_loads_no_http_stack(here, sqlite_url):
+    """Nor PostgreSQL's driver for an SQLite store, nor rich for --json."""
+    arbiter("init")
+    arbiter("--db", sqlite_url, "play", str(SMALL_SEED))
+    match = "totemic-might-garnet-tiebreak"
+    arbiter("--db", sqlite_url, "export", match, "--public", "-o", "m.jsonl")
+    probe = """
+import json, sys
+from commands.cli import cli
+def loaded():
+    names = {m.split(".")[0] for m in sys.modules}
+    return sorted(names & {"fastapi", "uvicorn", "starlette", "sse_starlette", "psycopg",
+                           "psycopg_pool", "rich"})
+found = {"import": loaded()}
+for args in json.loads(sys.argv[1]):
+    sys.stdout = open("/dev/null", "w")
+    try:
+        cli.main(args, standalone_mode=False)
+    except SystemExit:  # a refusal is an answer too
+        pass
+    sys.stdout = sys.__stdout__
+    found[" ".join(args[2:])] = loaded()
+print(json.dumps(found))
+"""
+    runs = [["--db", sqlite_url, *args] for args in (
+        ["--help"], ["view", match, "--json"], ["match", "submit", match, "wager",
+                                                "--as", "amy", "--json"],
+        ["verify", "m.jsonl", "--json"], ["games", "--json"])]
+    done = subprocess.run([sys.executable, "-c", probe, json.dumps(runs)], cwd=here,
+                          capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert all(found == [] for found in json.loads(done.stdout).values()), done.stdout
+
+
+FIRST_HOUR = re.compile(r"<!-- first-hour -->\n```sh\n(.*?)```\n<!-- /first-hour -->", re.S)
+
+
+def test_the_readmes_first_hour_is_true_on_a_fresh_folder(here):
+    block = FIRST_HOUR.search((ROOT / "README.md").read_text()).group(1)
+    lines = [line for line in block.splitlines() if line.startswith("arbiter ")]
+    assert len(lines) >= 15
+    for line in lines:
+        words = shlex.split(line.split("  #")[0])
+        result = CliRunner().invoke(cli, words[1:])
+        assert result.exit_code == 0, f"{line}\n{result.output}"
+    assert json.loads(Path("bob-vote.json").read_text())["match"] == "kc-1"
