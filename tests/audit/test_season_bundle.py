@@ -163,6 +163,34 @@ def test_a_posting_after_its_matchs_last_checkpoint_is_counted_not_proven():
     assert (audit.cited, audit.uncovered) == (2, 1)  # round 0's checkpoint covers the genesis
 
 
+def test_an_unsigned_match_in_a_signed_season_is_cited_with_no_checkpoint_of_its_own():
+    """A match the host created unsigned signs nothing; the season's checkpoints still sign
+    every change it posted, and its cited entries are counted, not proven."""
+    app = Arbiter("sqlite:///:memory:", signer=SIGNER)
+    app.create_season("spring")
+    app.register_all("spring", PLAYERS)
+    app.grant("spring", "ann", "garnets", 5, "start")
+    app.create_match(match_id="m1", season="spring", game="sealed_bid",
+                     setup={"players": PLAYERS}, host_seed="s" * 40, salt_key="ab" * 32,
+                     unsigned=True)
+    for actor, name, args in [("host", "open_match", {}), ("ann", "hint", {}),
+                              ("ann", "bid", {"amount": 3}), ("host", "close_round", {}),
+                              ("host", "close_round", {})]:
+        app.submit("m1", actor, name, args)
+    assert app.match("m1").ended and app.checkpoints("m1").notes == []
+    public = bundle(app, PUBLIC)
+    cited = [v[CITED]["entry"]["kind"] for v in values(public) if kind_of(v) == CITED]
+    assert cited == ["MatchCreated", "GameOver", "MatchEnded"]  # as in the signed story
+    full = bundle(app, FULL)
+    cited_in_full = [v[CITED] for v in values(full) if kind_of(v) == CITED]
+    assert len(cited_in_full) > len(cited)  # the full bundle cites the sealed postings too
+    for lines in (public, full):
+        audit = verified(lines)
+        assert audit.match_notes == 0 and audit.uncovered == audit.cited == (
+            len(cited) if lines is public else len(cited_in_full))
+        assert audit.checkpoints[-1] == audit.entries  # the season's last change is signed
+
+
 # -- one entry changed -----------------------------------------------------------------------
 
 def changed(value):
