@@ -8,21 +8,13 @@ level upward.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from hashlib import sha256
+
+from domain.merkle import EMPTY_ROOT, TreeBuilder, leaf_hash, node_hash
+
+__all__ = ["EMPTY_ROOT", "TreeBuilder", "leaf_hash", "node_hash"]  # with the proofs below
 
 HASH_SIZE = 32
 MAX_SIZE = 2**64 - 1  # sizes are uint64 in CT, C2SP and Go; bigger ones are junk
-EMPTY_ROOT = sha256(b"").digest()
-
-
-def leaf_hash(data: bytes) -> bytes:
-    """SHA-256(0x00 || data); the prefix keeps a leaf from posing as an inner node."""
-    return sha256(b"\x00" + data).digest()
-
-
-def node_hash(left: bytes, right: bytes) -> bytes:
-    """SHA-256(0x01 || left || right)."""
-    return sha256(b"\x01" + left + right).digest()
 
 
 def root(leaves: Iterable[bytes]) -> bytes:
@@ -134,44 +126,6 @@ def verify_consistency(
             sr = node_hash(sr, c)
         fn, sn = fn >> 1, sn >> 1
     return sn == 0 and fr == root1 and sr == root2
-
-
-class TreeBuilder:
-    """The root of a log fed one leaf at a time, in O(log n) memory.
-
-    It keeps one perfect-subtree root per set bit of the size, largest first; appending merges
-    equal-sized subtrees like a carry in binary addition. Enough to check the root of a
-    million-event bundle while streaming it.
-    """
-
-    __slots__ = ("_size", "_stack")
-
-    def __init__(self) -> None:
-        self._size = 0
-        self._stack: list[bytes] = []
-
-    @property
-    def size(self) -> int:
-        return self._size
-
-    def append(self, leaf_data: bytes) -> None:
-        # sha256 inlined: this is the hot loop of a full-bundle verify.
-        h = sha256(b"\x00" + leaf_data).digest()
-        n = self._size
-        while n & 1:
-            h = sha256(b"\x01" + self._stack.pop() + h).digest()
-            n >>= 1
-        self._stack.append(h)
-        self._size += 1
-
-    def root(self) -> bytes:
-        """MTH of the leaves so far: the subtree roots folded from the right."""
-        if not self._stack:
-            return EMPTY_ROOT
-        acc = self._stack[-1]
-        for h in reversed(self._stack[:-1]):
-            acc = node_hash(h, acc)
-        return acc
 
 
 def _split(n: int) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from commands.announce_cli import announce
 from commands.audit_cli import register as register_audit
 from commands.console import fail, one_line
 from commands.games_cli import games_command
@@ -77,6 +78,7 @@ register_start(cli)
 register_audit(cli)
 register_service(cli)
 register_season(cli)
+cli.add_command(announce)
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ def register(cli: click.Group) -> None:
         cli.add_command(command)
 
 
-@click.command("serve", short_help="Run the HTTP API.")
+@click.command("serve", short_help="Serve the pages and the HTTP API.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1),
@@ -39,8 +39,9 @@ def register(cli: click.Group) -> None:
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, workers: int, interval: float,
           no_projections: bool) -> None:
-    """Run the HTTP API (OpenAPI at /docs, /openapi.json) with uvicorn: players submit for
-    themselves, everyone reads live views, deadlines close rounds (docs/service.md)."""
+    """Serve the pages (docs/pages.md) and the HTTP API (OpenAPI at /docs, /openapi.json)
+    with uvicorn: players submit for themselves, everyone reads live views, deadlines close
+    rounds (docs/service.md)."""
     import uvicorn  # only this command needs the server
 
     from commands.http.service import INTERVAL_VARIABLE, PROJECTIONS_VARIABLE
@@ -100,53 +101,67 @@ def tokens_group() -> None:
     """Bearer tokens of the HTTP API (stored as SHA-256 digests only)."""
 
 
-@tokens_group.command("host", short_help="Make a new host token and print it.")
+PUBLIC_URL = click.option(
+    "--url", envvar="ARBITER_PUBLIC_URL", default="http://127.0.0.1:8000", show_default=True,
+    help="Where `arbiter serve` is reached, for the personal link (env ARBITER_PUBLIC_URL).")
+
+
+def link(url: str, path: str, token: str) -> str:
+    """A personal link: the token rides in the fragment, which no server log ever sees."""
+    return f"{url.rstrip('/')}{path}#{token}"
+
+
+@tokens_group.command("host", short_help="Make a new host token and print it, with its link.")
+@PUBLIC_URL
 @json_option
 @click.pass_context
-def tokens_host(ctx: click.Context, as_json: bool) -> None:
-    """Make a new host token, replacing any other, and print it (once: keep it)."""
+def tokens_host(ctx: click.Context, url: str, as_json: bool) -> None:
+    """Make a new host token, replacing any other, and print it (once: keep it), then the
+    dashboard's link."""
     from commands.http.tokens import Tokens
 
     with closing(app_of(ctx, signing=False)) as app:
         token = Tokens(app).set_host()
-    render.emit({"token": token}, as_json, token)
+    opens = link(url, "/host/join", token)
+    render.emit({"token": token, "link": opens}, as_json, f"{token}\n{opens}")
 
 
-@tokens_group.command("issue", short_help="Issue a player's token for a match.")
+@tokens_group.command("issue", short_help="Issue a player's token and personal link.")
 @click.argument("match_id", metavar="MATCH")
 @click.argument("player")
+@PUBLIC_URL
 @json_option
 @click.pass_context
-def tokens_issue(ctx: click.Context, match_id: str, player: str, as_json: bool) -> None:
-    """Issue PLAYER's token for MATCH, replacing any earlier one, and print it."""
-    from commands.http.tokens import Tokens
+def tokens_issue(ctx: click.Context, match_id: str, player: str, url: str,
+                 as_json: bool) -> None:
+    """Issue PLAYER's token for MATCH, replacing any earlier one, and print it, then the
+    personal link to send the player by DM (it opens their page)."""
+    from commands.http.tokens import Tokens, join_link
 
     with closing(app_of(ctx, signing=False)) as app:
         if player not in app.match(match_id).players:
             raise RuleViolation("unknown_player", f"{player!r} does not play in {match_id}")
         token = Tokens(app).issue(match_id, player)
-    render.emit({"match": match_id, "player": player, "token": token}, as_json, token)
+    opens = join_link(url, match_id, token)
+    render.emit({"match": match_id, "player": player, "token": token, "link": opens}, as_json,
+                f"{token}\n{opens}")
 
 
-@tokens_group.command("issue-all", short_help="Issue every player's token for a match.")
+@tokens_group.command("issue-all", short_help="Issue every player's token and link at once.")
 @click.argument("match_id", metavar="MATCH")
-@click.option("--base-url", default=None, metavar="URL",
-              help="The service's public address: print each player's link too, "
-                   "URL/join?match=MATCH&token=TOKEN.")
+@PUBLIC_URL
 @json_option
 @click.pass_context
-def tokens_issue_all(ctx: click.Context, match_id: str, base_url: str | None,
-                     as_json: bool) -> None:
-    """Issue every player's token for MATCH at once, replacing earlier ones, and print each
-    (once: hand each player theirs). One line a player, each token whole, to copy."""
+def tokens_issue_all(ctx: click.Context, match_id: str, url: str, as_json: bool) -> None:
+    """Issue every player's token for MATCH at once, in one save, replacing earlier ones, and
+    print each with its personal link (once: send each player theirs by DM). One line a
+    player, each token and link whole, to copy."""
     from commands.http.tokens import Tokens, join_link
 
     with closing(app_of(ctx, signing=False)) as app:
         issued = Tokens(app).issue_all(match_id, app.match(match_id).players)
     rows = [{"match": match_id, "player": player, "token": token,
-             "link": join_link(base_url, match_id, token) if base_url else None}
-            for player, token in issued.items()]
+             "link": join_link(url, match_id, token)} for player, token in issued.items()]
     width = max(len(player) for player in issued)
     render.emit(rows, as_json, "\n".join(
-        f"{row['player']:<{width}}  {row['token']}" + (f"  {row['link']}" if base_url else "")
-        for row in rows))
+        f"{row['player']:<{width}}  {row['token']}  {row['link']}" for row in rows))

@@ -215,12 +215,13 @@ def next_steps(played: list[dict[str, Any]], seasons: list[dict[str, Any]],
     steps = [("the public view", f"arbiter view {match}"),
              (f"{player}'s view", f"arbiter view {match} --player {player}"),
              ("its audit bundle", f"arbiter export {match} --full -o {match}.jsonl"),
-             ("checked offline", f"arbiter verify {match}.jsonl")]
+             ("checked offline", f"arbiter verify {match}.jsonl"),
+             ("its page", f"arbiter serve   (then http://127.0.0.1:8000/m/{match})")]
     if seasons:
         season = seasons[-1]["season"]
         steps += [("the season", f"arbiter season show {season}"),
-                  ("its bundle", f"arbiter export --season {season} --full -o {season}.jsonl")]
-    steps.append(("the HTTP API", "arbiter serve   (then http://127.0.0.1:8000/docs)"))
+                  ("its bundle", f"arbiter export --season {season} --full -o {season}.jsonl"),
+                  ("its page", f"http://127.0.0.1:8000/s/{season}, once served")]
     store = "" if url == DEFAULT_URL else " (each with the same --db or ARBITER_DATABASE_URL)"
     return [f"next, try{store}:", render.pairs(steps)]
 

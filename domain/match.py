@@ -8,6 +8,7 @@ game's `evolve` over the facts, exactly as the live match did.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
 from copy import deepcopy
 from dataclasses import dataclass
@@ -19,14 +20,16 @@ from pydantic import ValidationError
 
 from domain.canonical import NotCanonical, check
 from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event
-from domain.envelope import GENESIS_PREV, salt, seal_entry
+from domain.envelope import GENESIS_PREV, entry_bytes, salt, seal_entry
 from domain.errors import RuleViolation
 from domain.games import get_game
+from domain.merkle import TreeBuilder
 from domain.records import audience_of, headline, posting_dict, to_event
 from domain.rng import Rng, match_seed, seed_commitment
 
 CONFIGURED, OPEN, ENDED = "configured", "open", "ended"
 MATCH_COMMANDS = ("contribute", "open_match", "set_deadline", "correct", "end")
+PLAYER_COMMAND, HOST_COMMAND, FACT, META = b"chfm"  # an entry's shape, one byte each
 # Host commands that touch no submission: a void may still follow them.
 BOOKKEEPING = ("set_deadline", "correct")
 
@@ -40,6 +43,7 @@ class Reading:
     players: list[str]
     phase: str
     state: Any
+    unsigned: bool  # the host created it without signed checkpoints (its genesis entry says so)
 
     @property
     def game(self):
@@ -56,11 +60,6 @@ class Reading:
     @property
     def ended(self) -> bool:
         return self.phase == ENDED
-
-    @property
-    def unsigned(self) -> bool:
-        """The host created the match without signed checkpoints (its genesis entry says so)."""
-        return bool(self.records[0]["entry"]["public"].get("unsigned"))
 
     def results(self) -> dict[str, Any] | None:
         return None if self.state is None else self.game.results(self.state)
@@ -87,6 +86,16 @@ class Match(Reading, Aggregate):
         self.handled: dict[str, list[int]] = {}
         self.voided: set[int] = set()
         self.opened: set[int] = set()
+        self.unsigned = bool(record["entry"]["public"].get("unsigned"))
+        # What the rules look back at, kept as the log grows so no command re-reads old entries:
+        self.first_seq = 1  # of records[0]: a match restored from a snapshot holds a suffix
+        self.tree = TreeBuilder()  # the log's Merkle root, for each round's checkpoint
+        self.shapes = bytearray()  # per entry: player command, host command, fact or meta
+        self.moved: dict[int, int] = {}  # command seq -> first entry of its batch with postings
+        self.turns: list[list] = []  # [seq, name] of host commands a submission cannot outlive
+        self.sealed: dict[str, dict] = {}  # game event kind -> its latest sealed {seq, part}
+        self.window_start = 0  # seq of the last turn: voids are refolded from there
+        self.window_state: Any = None  # the game state just before it
         self._apply(record)
 
     # -- creating -------------------------------------------------------------------------
@@ -283,25 +292,21 @@ class Match(Reading, Aggregate):
 
     def check_can_void(self, seq: object) -> None:
         """Only a player's submission with no consequence yet: nothing but other players'
-        submissions since, and no garnets moved."""
+        submissions and host bookkeeping since, and no season assets moved."""
         if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= self.version:
             raise RuleViolation("unknown_seq", f"no entry {seq!r} in this match")
-        record = self.records[seq - 1]
-        if record["role"] != "command" or sent_by_host(record):
+        if self.shapes[seq - 1] != PLAYER_COMMAND:
             raise RuleViolation("not_voidable", "only a player's submission can be voided")
         if seq in self.voided:
             raise RuleViolation("not_voidable", f"entry {seq} is voided already")
-        moved = next((r for r in self.records[seq - 1:]
-                      if r["batch"] == seq and r["postings"]), None)
-        if moved is not None:
+        if seq in self.moved:
             raise RuleViolation("not_voidable", f"entry {seq} moved season assets at entry "
-                                f"{moved['entry']['seq']}")
-        later = next((r for r in self.records[seq:] if r["role"] == "command"
-                      and sent_by_host(r) and command_name(r) not in BOOKKEEPING), None)
-        if later is not None:
+                                f"{self.moved[seq]}")
+        later = bisect_right(self.turns, seq, key=lambda turn: turn[0])
+        if later < len(self.turns):
+            turn, name = self.turns[later]
             raise RuleViolation("not_voidable", f"entry {seq} has had consequences: the host's "
-                                f"{command_name(later)} at entry {later['entry']['seq']} "
-                                "came after it")
+                                f"{name} at entry {turn} came after it")
 
     def host_command_is_sealed(self, name: str) -> bool:
         return name == "correct" or name in getattr(self.game, "SEALED_HOST_COMMANDS", ())
@@ -341,7 +346,7 @@ class Match(Reading, Aggregate):
     def _seal_and_append(self, public, parts, postings, *, role, batch, command_id, round):
         seq = self.version + 1
         entry = seal_entry(match=self.match_id, seq=seq, round=round,
-                           prev=self.records[-1]["entry"]["hash"],
+                           prev=self.record(self.version)["entry"]["hash"],
                            salt_key=parse_salt_key(self.salt_key), public=public, parts=parts)
         self._appended(record={"entry": entry, "parts": parts, "postings": postings,
                                "role": role, "batch": batch, "command_id": command_id})
@@ -352,14 +357,12 @@ class Match(Reading, Aggregate):
         key = parse_salt_key(self.salt_key)
         opened = []
         for kind in kinds:
-            latest = next((r for r in reversed(self.records)
-                           if r["role"] == "fact" and r["entry"]["kind"] is None
-                           and r["parts"][0]["kind"] == kind), None)
-            if latest is not None and latest["entry"]["seq"] not in self.opened:
-                seq = latest["entry"]["seq"]
+            latest = self.sealed.get(kind)
+            if latest is not None and latest["seq"] not in self.opened:
+                seq = latest["seq"]
                 opened.append(MatchFact("SealOpened", {
                     "seq": seq, "index": 0, "salt": salt(key, seq, 0).hex(),
-                    "part": deepcopy(latest["parts"][0])}, actor=SYSTEM))
+                    "part": deepcopy(latest["part"])}, actor=SYSTEM))
         return opened
 
     def _end(self, at: str | None, batch: int, command_id: str | None) -> None:
@@ -382,17 +385,42 @@ class Match(Reading, Aggregate):
     def _apply(self, record: dict) -> None:
         """Fold one record into the match. Runs live and on replay alike."""
         self.records.append(record)
-        if record["command_id"] is not None and record["role"] == "command":
-            self.handled[record["command_id"]] = [record["entry"]["seq"]]
+        self.tree.append(entry_bytes(record["entry"]))
+        seq, role = record["entry"]["seq"], record["role"]
+        if record["command_id"] is not None and role == "command":
+            self.handled[record["command_id"]] = [seq]
         elif record["command_id"] is not None:
-            self.handled[record["command_id"]].append(record["entry"]["seq"])
-        if record["role"] == "command":
+            self.handled[record["command_id"]].append(seq)
+        if record["postings"] and record["batch"] is not None:
+            self.moved.setdefault(record["batch"], seq)
+        if role == "command":
+            self._note_command(record)
             return
+        self.shapes.append(FACT if role == "fact" else META)
         fact = to_event(record)
-        if record["role"] == "meta":
+        if role == "meta":
             self._apply_meta(fact)
         else:
+            if record["entry"]["kind"] is None:
+                self.sealed[fact.kind] = {"seq": seq, "part": record["parts"][0]}
             self.state = self.game.evolve(self.state, fact)
+
+    def _note_command(self, record: dict) -> None:
+        """A command entry: who sent it, and whether a submission before it can still be
+        voided (a host command other than bookkeeping is a consequence of everything before)."""
+        head = headline(record)
+        if head["actor"] != HOST:
+            self.shapes.append(PLAYER_COMMAND)
+            return
+        self.shapes.append(HOST_COMMAND)
+        if head["data"]["name"] not in BOOKKEEPING:
+            seq = record["entry"]["seq"]
+            self.turns.append([seq, head["data"]["name"]])
+            self.window_start, self.window_state = seq, self.state
+
+    def record(self, seq: int) -> dict:
+        """The record of entry `seq` (those before `first_seq` are not kept after a restore)."""
+        return self.records[seq - self.first_seq]
 
     def _apply_meta(self, fact: Event) -> None:
         """The match's own facts; a game's event of the same kind is the game's business."""
@@ -415,9 +443,11 @@ class Match(Reading, Aggregate):
             self.phase = ENDED
 
     def _refold(self) -> Any:
-        """The game state with voided submissions left out, rebuilt from the opening."""
-        state = None
-        for record in self.records:
+        """The game state with voided submissions left out: refolded from the last turn, since
+        no submission before it can be voided."""
+        state = self.window_state
+        start = max(self.window_start, self.first_seq)
+        for record in self.records[start - self.first_seq:]:
             if record["role"] == "meta" and record["entry"]["kind"] == "MatchOpened":
                 state = self.game.initial_state(self.setup, Rng(self.game_id, self.seed))
             elif record["role"] == "fact" and record["batch"] not in self.voided:
@@ -437,7 +467,7 @@ class Match(Reading, Aggregate):
             contributions=dict(self.contributions), state=self.state,
             handled={k: list(v) for k, v in self.handled.items()},
             voided=frozenset(self.voided), opened=frozenset(self.opened),
-            version=self.version)
+            version=self.version, unsigned=self.unsigned)
 
 
 @dataclass(frozen=True)
@@ -459,6 +489,7 @@ class MatchSnapshot(Reading):
     voided: frozenset[int]
     opened: frozenset[int]
     version: int
+    unsigned: bool
 
 
 MATCH_FACT_KINDS = frozenset({
@@ -479,15 +510,6 @@ def args_are_plain_json(args: Mapping[str, Any]) -> str | None:
     except (NotCanonical, TypeError, ValueError) as error:
         return str(error)
     return None
-
-
-def sent_by_host(record: dict[str, Any]) -> bool:
-    return headline(record)["actor"] == HOST
-
-
-def command_name(record: dict[str, Any]) -> str:
-    """The name of the command a command entry accepted."""
-    return headline(record)["data"]["name"]
 
 
 def _public(kind: str, actor: str, at: str | None, data: dict,

@@ -56,6 +56,9 @@ def match_rows(follower: MatchFollower, record: dict[str, Any]) -> Changes:
     ]
     changes += [("reader", {**key, "viewer": viewer, "seq": seq})
                 for viewer in (PUBLIC, *match.players) if may_see(record, viewer)]
+    if record["role"] == "meta" and headline(record)["kind"] == "MatchEnded":
+        results = headline(record)["data"]["results"]
+        changes.append(("results", {**key, "results": dumps(results)}))
     player = sender(record, match.players)
     if player is not None:
         changes.append(("receipt", {**key, "seq": seq, "player": player,

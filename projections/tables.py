@@ -15,6 +15,7 @@ one), so an event is applied exactly once however often it is delivered.
     deadlines    the open round's deadline, until a close at it is recorded
     standings    a season as each viewer may see it                     (public, host, players)
     checkpoints  the signed checkpoints of a match
+    results      the results a match published at its end (public)     (one row per match)
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ TABLES = {
                  "PRIMARY KEY (season, viewer)",
     "checkpoints": "match_id text NOT NULL, idx integer NOT NULL, round integer NOT NULL, "
                    "size integer NOT NULL, note text NOT NULL, PRIMARY KEY (match_id, idx)",
+    "results": "match_id text PRIMARY KEY, results text NOT NULL",
 }
 INDEXES = {"receipts_by_player": "receipts (match_id, player, seq)",
            "entries_by_round": "entries (match_id, round, seq)"}
@@ -90,6 +92,7 @@ WRITES = {
     "no_deadline": "DELETE FROM {p}deadlines WHERE match_id = :match_id",
     "standings": upsert("standings", "season, viewer", "season, viewer, standings"),
     "checkpoint": insert("checkpoints", "match_id, idx, round, size, note"),
+    "results": upsert("results", "match_id", "match_id, results"),
 }
 
 SHOWN_TO_HOST = ("SELECT shown, fact FROM {p}entries WHERE match_id = :match_id "
@@ -278,6 +281,34 @@ class ArbiterViews(TrackingRecorder, ABC):
                                           "match_id = :match_id ORDER BY idx", match_id=match_id)
         return {"match": match_id, "entries": [json.loads(row["entry"]) for row in entries],
                 "checkpoints": checkpoints}
+
+    def checkpoints(self, match_id: str) -> list[dict[str, Any]]:
+        with self.reading() as curs:
+            return self.rows(curs, "SELECT round, size, note FROM {p}checkpoints WHERE "
+                                   "match_id = :match_id ORDER BY idx", match_id=match_id)
+
+    def matches(self, season: str | None = None,
+                match_id: str | None = None) -> list[dict[str, Any]]:
+        """Every projected match (of `season`, or the one `match_id`): game, players, open
+        round, whether it ended, and the results it published at its end."""
+        where = ("WHERE m.match_id = :match_id " if match_id is not None
+                 else "WHERE m.season = :season " if season is not None else "")
+        with self.reading() as curs:
+            found = self.rows(curs, "SELECT m.match_id, m.season, m.game, m.players, m.round, "
+                                    "m.ended, r.results FROM {p}matches m LEFT JOIN {p}results r "
+                                    f"ON r.match_id = m.match_id {where}ORDER BY m.match_id",
+                              season=season, match_id=match_id)
+        return [{"match": row["match_id"], "season": row["season"], "game": row["game"],
+                 "players": json.loads(row["players"]), "round": row["round"],
+                 "ended": bool(row["ended"]),
+                 "results": json.loads(row["results"]) if row["results"] else None}
+                for row in found]
+
+    def seasons(self) -> list[str]:
+        with self.reading() as curs:
+            found = self.rows(curs, "SELECT season FROM {p}standings WHERE viewer = :viewer "
+                                    "ORDER BY season", viewer="public")
+        return [row["season"] for row in found]
 
     def seqs(self, match_ids: Iterable[str]) -> dict[str, int]:
         """The projected length of each match's log."""

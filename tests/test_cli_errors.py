@@ -63,6 +63,7 @@ UNKNOWN_MATCH = [
     ["replay", "nope", "--round", "0"],
     ["diff", "nope", "--from", "0", "--to", "1"],
     ["tokens", "issue", "nope", "ann"],
+    ["announce", "nope"],
 ]
 
 
@@ -75,6 +76,8 @@ def test_an_unknown_match(store, args):
     (["view", "m", "--round", "-1"], "invalid_round"),
     (["view", "m", "--round", "9"], "round_not_reached"),  # the match is in round 1
     (["view", "m", "--round", "two"], "invalid_usage"),
+    (["announce", "m", "--round", "-1"], "invalid_round"),
+    (["announce", "m", "--round", "9"], "round_not_reached"),
     (["checkpoint", "m", "--round", "9"], "round_not_closed"),
     (["checkpoint", "m", "--round", "-1"], "round_not_closed"),
     (["replay", "m", "--round", "9"], "unknown_round"),

@@ -77,6 +77,7 @@ def test_the_demo_plays_into_the_users_store_with_the_init_key_and_runs_again(he
     assert "created as `arbiter init` makes it" in first
     assert "full bundle verified offline" in first and "1 matches, 1 as expected" in first
     assert "arbiter view totemic-might-garnet-tiebreak" in first  # the next steps
+    assert "8000/m/totemic-might-garnet-tiebreak" in first  # its page, once served
     assert (here / "arbiter.db").exists() and (here / "arbiter-host.key").exists()
     vkey = arbiter("keys", "show").stdout.strip()
     assert vkey in first
@@ -116,7 +117,7 @@ print(json.dumps(found))
     runs = [["--db", sqlite_url, *args] for args in (
         ["--help"], ["view", match, "--json"], ["match", "submit", match, "wager",
                                                 "--as", "amy", "--json"],
-        ["verify", "m.jsonl", "--json"], ["games", "--json"])]
+        ["verify", "m.jsonl", "--json"], ["games", "--json"], ["announce", match, "--json"])]
     done = subprocess.run([sys.executable, "-c", probe, json.dumps(runs)], cwd=here,
                           capture_output=True, text=True, check=True,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})

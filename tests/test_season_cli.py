@@ -124,10 +124,13 @@ def test_every_players_token_at_once(sqlite_url):
     ok(sqlite_url, "season", "register", "s", "ann", "bob")
     ok(sqlite_url, "match", "create", "m", "--season", "s", "--game", "sealed_bid",
        "--players", "ann,bob")
-    rows = json.loads(ok(sqlite_url, "tokens", "issue-all", "m", "--base-url",
+    rows = json.loads(ok(sqlite_url, "tokens", "issue-all", "m", "--url",
                          "https://games.example.org", "--json").output)
     assert [r["player"] for r in rows] == ["ann", "bob"]
-    assert rows[0]["link"] == f"https://games.example.org/join?match=m&token={rows[0]['token']}"
+    assert rows[0]["link"] == f"https://games.example.org/m/m/join#{rows[0]['token']}"
     assert len({r["token"] for r in rows}) == 2
     text = ok(sqlite_url, "tokens", "issue-all", "m").output
-    assert "ann" in text and "bob" in text and "join" not in text
+    lines = [line.split() for line in text.splitlines()]
+    assert [(words[0], len(words)) for words in lines] == [("ann", 3), ("bob", 3)]
+    assert lines[1][2] == f"http://127.0.0.1:8000/m/m/join#{lines[1][1]}"  # whole, to copy
+    assert rows[1]["token"] != lines[1][1]  # issued again: the new one replaced it

@@ -9,16 +9,24 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
 
 from commands.http import errors
+from commands.http.pages import errors as page_errors
+from commands.http.pages import host as host_pages
+from commands.http.pages import player as player_pages
+from commands.http.pages import public as public_pages
+from commands.http.pages.templating import STATIC
 from commands.http.routes import host, players, public
 from commands.http.service import Service, Settings, settings_from_environment
 
 DESCRIPTION = """An event-sourced game ledger. Anyone reads public views, checkpoints and
 public bundles; a player, with the token the host issued them for a match, submits and reads
 their own view and receipts; the host token does everything else. Tokens go in
-`Authorization: Bearer TOKEN`. Errors are `{"error": code, "message": text}`."""
+`Authorization: Bearer TOKEN`. Errors are `{"error": code, "message": text}`. The web pages
+(`/`, `/m/{match}`, `/s/{season}`, `/host`) are rendered from the same views."""
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -31,10 +39,16 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             await run_in_threadpool(service.stop)
 
-    app = FastAPI(title="Arbiter", version="1", description=DESCRIPTION, lifespan=lifespan)
+    # The interactive docs load Swagger UI from the package, never from a CDN.
+    app = FastAPIOffline(title="Arbiter", version="1", description=DESCRIPTION,
+                         lifespan=lifespan, redoc_url=None)
     errors.install(app)
+    page_errors.install(app)
     for routes in (public, players, host):
         app.include_router(routes.router)
+    for page_routes in (public_pages, player_pages, host_pages):
+        app.include_router(page_routes.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
 

@@ -162,7 +162,7 @@ class TokensIn(Body):
     base_url: str | None = Field(default=None, max_length=500,
                                  pattern=r"^https?://[^\s?#]+$",
                                  description="The service's public address: each player's "
-                                             "link is BASE/join?match=MATCH&token=TOKEN")
+                                             "link is BASE/m/MATCH/join#TOKEN")
 
 
 class TransferIn(Body):

@@ -39,8 +39,10 @@ def read_view(svc: Service, match_id: str, viewer: str, round: int | None,
     return view(match, viewer, round)
 
 
-def read_inbox(svc: Service, match_id: str, player: str) -> dict[str, Any]:
-    found = svc.views.inbox(match_id, player)
+def read_inbox(svc: Service, match_id: str, player: str, min_seq: int = 0) -> dict[str, Any]:
+    """Projected, unless the projection has not reached `min_seq` (a receipt just given)."""
+    fresh = not min_seq or svc.views.seqs([match_id]).get(match_id, 0) >= min_seq
+    found = svc.views.inbox(match_id, player) if fresh else None
     if found is not None:
         return found
     match = svc.arbiter.match(match_id)
@@ -48,9 +50,11 @@ def read_inbox(svc: Service, match_id: str, player: str) -> dict[str, Any]:
     return inbox(match, player)
 
 
-def read_dashboard(svc: Service, match_id: str) -> dict[str, Any]:
+def read_dashboard(svc: Service, match_id: str, min_seq: int = 0) -> dict[str, Any]:
     found = svc.views.dashboard(match_id)
-    return dashboard(svc.arbiter.match(match_id)) if found is None else found
+    if found is None or found["seq"] < min_seq:
+        return dashboard(svc.arbiter.match(match_id))
+    return found
 
 
 def read_standings(svc: Service, season: str, viewer: str) -> dict[str, Any]:
@@ -72,3 +76,26 @@ def check_viewer(svc: Service, match_id: str, viewer: str) -> None:
     if viewer in (PUBLIC, HOST) and svc.views.seqs([match_id]):
         return
     check_plays(svc.arbiter.match(match_id), viewer)
+
+
+def read_checkpoints(svc: Service, match_id: str) -> list[dict[str, Any]]:
+    """The signed checkpoints (`round`, `size`, `note`), oldest first."""
+    if svc.views.seqs([match_id]):
+        return svc.views.checkpoints(match_id)
+    return svc.arbiter.checkpoints(match_id).notes
+
+
+def read_matches(svc: Service, season: str | None = None) -> list[dict[str, Any]]:
+    """Every match (of `season`) the views hold: game, players, open round, whether it ended,
+    and its public results."""
+    return svc.views.matches(season=season)
+
+
+def read_match(svc: Service, match_id: str) -> dict[str, Any] | None:
+    """One match as `read_matches` lists it, once the views hold it."""
+    found = svc.views.matches(match_id=match_id)
+    return found[0] if found else None
+
+
+def read_seasons(svc: Service) -> list[str]:
+    return svc.views.seasons()

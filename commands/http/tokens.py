@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from urllib.parse import urlencode
+from urllib.parse import quote
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -26,9 +26,9 @@ def new_token() -> str:
 
 
 def join_link(base_url: str, match_id: str, token: str) -> str:
-    """A player's personal link: the page at BASE/join takes the token out of the address
-    (docs/service.md), so it is pasted once and never logged again."""
-    return f"{base_url.rstrip('/')}/join?{urlencode({'match': match_id, 'token': token})}"
+    """A player's personal link, BASE/m/MATCH/join#TOKEN (docs/pages.md): the token rides in
+    the fragment, which browsers never send, so no server or proxy log ever holds it."""
+    return f"{base_url.rstrip('/')}/m/{quote(match_id, safe='')}/join#{token}"
 
 
 def digest_of(token: str) -> str:

@@ -4,7 +4,7 @@ a Main Match, a ruling, the season as each viewer reads it, and its public bundl
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import urlparse
 
 import pytest
 from service_harness import Server, eventually
@@ -48,8 +48,8 @@ def test_eleven_players_are_set_up_in_five_requests(served):
     assert len(calls) == 5
     assert [t["player"] for t in tokens] == ELEVEN
     link = urlparse(tokens[0]["link"])
-    assert (link.netloc, link.path) == ("games.example.org", "/arbiter/join")
-    assert parse_qs(link.query) == {"match": ["kc"], "token": [tokens[0]["token"]]}
+    assert (link.netloc, link.path) == ("games.example.org", "/arbiter/m/kc/join")
+    assert (link.query, link.fragment) == ("", tokens[0]["token"])  # never sent to a server
     # Each token is its player's alone.
     stored = server.service.tokens
     assert {stored.holder("kc", t["token"]) for t in tokens} == set(ELEVEN)

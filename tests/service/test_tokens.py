@@ -24,8 +24,17 @@ def test_tokens_are_issued_once_and_stored_as_digests(sqlite_url):
         assert result.exit_code == 0, result.output
         return result.output.strip()
 
-    first, host = arbiter("tokens", "host"), arbiter("tokens", "host")
-    ann = arbiter("tokens", "issue", "m1", "ann")
+    def token(*args: str) -> str:
+        """The token (first line), after checking the link (second line) carries it only in
+        its fragment."""
+        printed, link = arbiter(*args).splitlines()
+        assert link.endswith(f"#{printed}") and "?" not in link
+        return printed
+
+    first, host = token("tokens", "host"), token("tokens", "host")
+    assert arbiter("tokens", "issue", "m1", "ann", "--url", "https://arbiter.example/"
+                   ).splitlines()[1].startswith("https://arbiter.example/m/m1/join#")
+    ann = token("tokens", "issue", "m1", "ann")  # replaces the one above
     refused = CliRunner().invoke(cli, ["--db", sqlite_url, "tokens", "issue", "m1", "zed"])
     assert refused.exit_code == 2 and "unknown_player" in refused.output
 

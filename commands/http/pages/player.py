@@ -1,0 +1,163 @@
+"""A player's page, behind the personal link the host sends them: what they may see now, their
+sealed submissions and receipts, and a form for each command the game allows them now. A form
+goes through the application service as the API does; a refusal is shown next to the form, in
+the rules' own words, and nothing is recorded."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+
+from commands.http.auth import Svc
+from commands.http.errors import ApiError
+from commands.http.models import MatchId
+from commands.http.pages import forms as posted
+from commands.http.pages.public import open_round_of, told
+from commands.http.pages.session import (
+    PLAYER_COOKIE,
+    csrf_of,
+    csrf_ok,
+    match_path,
+    player_of,
+    signed_in,
+    signed_out,
+)
+from commands.http.pages.templating import page
+from commands.http.reading import read_inbox, read_standings, read_view
+from commands.http.routes.players import client_id
+from commands.http.routes.public import MinSeq, Round
+from commands.http.service import Service
+from domain.errors import RuleViolation
+from projections import story
+
+router = APIRouter(prefix="/m/{match_id}", include_in_schema=False)
+
+
+@router.get("/join", response_class=HTMLResponse)
+def join(match_id: MatchId) -> HTMLResponse:
+    return page("join.html", action=f"{match_path(match_id)}/session", match=match_id,
+                error=None)
+
+
+@router.post("/session")
+def session(match_id: MatchId, request: Request, svc: Svc,
+            token: Annotated[str, Form(max_length=200)] = "") -> Response:
+    """A player's token becomes their cookie for this match's pages."""
+    if not svc.tokens.holder(match_id, token.strip()):
+        return page("join.html", status=403, action=f"{match_path(match_id)}/session",
+                    match=match_id, error="This is not a player's token for this match: "
+                                          "ask the host for your link again.")
+    return signed_in(request, f"{match_path(match_id)}/me", PLAYER_COOKIE, token.strip(),
+                     match_path(match_id))
+
+
+@router.post("/logout")
+def logout(match_id: MatchId, request: Request, svc: Svc,
+           csrf: Annotated[str, Form()] = "") -> Response:
+    me = player_of(svc, request, match_id)
+    if me is not None and not csrf_ok(me[1], csrf):
+        raise ApiError(403, "wrong_form", "this form is stale: reload the page")
+    return signed_out(request, match_path(match_id), PLAYER_COOKIE, match_path(match_id))
+
+
+def signed_in_player(svc: Service, request: Request, match_id: str) -> tuple[str, str]:
+    me = player_of(svc, request, match_id)
+    if me is None:
+        raise ApiError(401, "missing_token", "open the personal link the host sent you")
+    return me
+
+
+def player_page(svc: Service, match_id: str, player: str, token: str, *, round: int | None,
+                min_seq: int = 0, sent: int | None = None,
+                refused: dict[str, Any] | None = None, status: int = 200) -> HTMLResponse:
+    view = read_view(svc, match_id, player, round, min_seq)
+    inbox = read_inbox(svc, match_id, player, min_seq)
+    season = story.season_of(view)
+    standings = read_standings(svc, season, player) if season else None
+    mine = next((r for r in (standings or {}).get("players", []) if r["player"] == player),
+                None)
+    context = told(view, open_round_of(svc, match_id, round))
+    live = round is None and not context["ended"]
+    return page("player.html", status=status, **context, player=player, round=round,
+                forms=story.forms(view, player) if live else [],
+                receipts=[sent_of(r) for r in inbox["receipts"]],
+                private=story.chapters({**view, "events": inbox["told"]}),
+                garnets=mine.get("garnets") if mine else None, csrf=csrf_of(token),
+                form_id=secrets.token_urlsafe(12), sent=sent, refused=refused)
+
+
+def sent_of(receipt: dict[str, Any]) -> dict[str, Any]:
+    """A receipt as the page lists it: the command the player sent, and where it is."""
+    command = next((p["data"] for p in receipt["parts"].values()
+                    if p["kind"] == "CommandAccepted"), {})
+    return {"seq": receipt["seq"], "hash": receipt["hash"], "round": receipt["entry"]["round"],
+            "command": command.get("name"), "args": command.get("args", {})}
+
+
+@router.get("/me", response_class=HTMLResponse)
+def me(match_id: MatchId, request: Request, svc: Svc, round: Round = None,
+       sent: Annotated[int | None, Query(ge=1, le=2**31)] = None,
+       min_seq: MinSeq = 0) -> HTMLResponse:
+    player, token = signed_in_player(svc, request, match_id)
+    return player_page(svc, match_id, player, token, round=round,
+                       min_seq=max(min_seq, sent or 0), sent=sent)
+
+
+@router.post("/me/commands", response_model=None)
+async def command(match_id: MatchId, request: Request, svc: Svc) -> Response:
+    data = await request.form()
+    return await run_in_threadpool(send, svc, request, match_id, data)
+
+
+def send(svc: Service, request: Request, match_id: str, data: FormData) -> Response:
+    """One form, sent as this player; a refusal comes back on the page, beside its form."""
+    player, token = signed_in_player(svc, request, match_id)
+    if not csrf_ok(token, data.get("csrf")):
+        raise ApiError(403, "wrong_form", "this form is stale: reload the page")
+    name = str(data.get("command") or "").strip()
+    form_id = str(data.get("id") or "")[:100] or None
+    try:
+        outcome = svc.submit(match_id, player, name, args_for(svc, match_id, player, name, data),
+                             client_id(player, form_id))
+    except RuleViolation as error:
+        refused = {"command": name, "code": error.code, "message": error.message,
+                   "values": {k: data.getlist(k) for k in data
+                              if k.startswith("arg.") or k == "free.args"}}
+        return player_page(svc, match_id, player, token, round=None, refused=refused,
+                           status=422)
+    seq = outcome.receipt.seq if outcome.receipt else outcome.seqs[0]
+    return RedirectResponse(f"{match_path(match_id)}/me?sent={seq}#sent", status_code=303)
+
+
+def args_for(svc: Service, match_id: str, player: str, name: str,
+             data: FormData) -> dict[str, Any]:
+    if "free.args" in data:  # the generic form: a command's arguments as one JSON object
+        found = posted.parsed("arguments", str(data["free.args"]) or "{}", strict=True)
+        if not isinstance(found, dict):
+            raise RuleViolation("invalid_input", "arguments: write them as a JSON object")
+        return found
+    view = read_view(svc, match_id, player, None, 0)
+    form = next((f for f in story.forms(view, player) if f["command"] == name), None)
+    declared = story.declared(view["game"], name)
+    fields = posted.field_kinds(form) or declared
+    return posted.args_of(data, fields, {n: a.get("items") for n, a in declared.items()})
+
+
+@router.get("/me/receipts/{seq}")
+def receipt(match_id: MatchId, seq: int, request: Request, svc: Svc) -> Response:
+    """One receipt as a file to keep (`arbiter receipt verify` reads it)."""
+    player, _ = signed_in_player(svc, request, match_id)
+    found = next((r for r in read_inbox(svc, match_id, player, seq)["receipts"] if r["seq"] == seq),
+                 None)
+    if found is None:
+        raise ApiError(404, "not_found", f"no receipt of yours at entry {seq}")
+    return Response(json.dumps(found, indent=2, sort_keys=True) + "\n",
+                    media_type="application/json", headers={
+                        "Content-Disposition": f'attachment; filename="receipt-{seq}.json"',
+                        "Cache-Control": "no-store"})

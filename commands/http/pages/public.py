@@ -1,0 +1,96 @@
+"""Pages anyone may read: the list of seasons and matches, a match told round by round (now or
+as of any round), a season's standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from commands.http.auth import Svc
+from commands.http.models import MatchId, SeasonId
+from commands.http.pages.session import player_of
+from commands.http.pages.templating import page
+from commands.http.reading import (
+    read_checkpoints,
+    read_match,
+    read_matches,
+    read_seasons,
+    read_standings,
+    read_view,
+)
+from commands.http.routes.public import Round
+from commands.http.service import Service
+from domain.decider import PUBLIC
+from projections import story
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(svc: Svc) -> HTMLResponse:
+    matches = read_matches(svc)
+    return page("index.html", seasons=read_seasons(svc), matches=matches,
+                winners={m["match"]: story.winners(m["results"]) for m in matches})
+
+
+def told(view: dict[str, Any], open_round: int | None = None) -> dict[str, Any]:
+    """What every page of a match shows of one viewer's view (`open_round`: the round open
+    then, where known)."""
+    return {"view": view, "chapters": story.chapters(view), "open_round": open_round,
+            "picture": story.picture(view, open_round),
+            "scoreboard": story.scoreboard(view), "results": story.results_of(view),
+            "abandoned": story.abandoned(view), "ended": story.ended(view),
+            "deadline": story.deadline_of(view), "rounds": story.rounds_of(view),
+            "players": story.players_of(view), "season": story.season_of(view)}
+
+
+def open_round_of(svc: Service, match_id: str, round: int | None) -> int | None:
+    """The round open at the moment a page shows: after round N as of its end, else now."""
+    if round is not None:
+        return round + 1
+    found = read_match(svc, match_id)
+    return found["round"] if found else None
+
+
+def public_page(svc: Service, match_id: str, round: int | None) -> dict[str, Any]:
+    view = read_view(svc, match_id, PUBLIC, round, 0)
+    context = told(view, open_round_of(svc, match_id, round))
+    season = context["season"]
+    standings = read_standings(svc, season, PUBLIC) if season else None
+    players = set(context["players"])
+    checkpoints = read_checkpoints(svc, match_id)
+    if round is not None:
+        checkpoints = [c for c in checkpoints if c["round"] <= round]
+    signer = svc.arbiter.signer
+    return {**context, "round": round, "checkpoints": checkpoints,
+            "verifier_key": signer.verifier_key() if signer else None,
+            "standings": [r for r in standings["players"] if r["player"] in players]
+            if standings else []}
+
+
+@router.get("/m/{match_id}", response_class=HTMLResponse)
+def match_page(match_id: MatchId, request: Request, svc: Svc,
+               round: Round = None) -> HTMLResponse:
+    me = player_of(svc, request, match_id)
+    return page("match.html", **public_page(svc, match_id, round),
+                me=me[0] if me else None, origin=str(request.base_url).rstrip("/"))
+
+
+@router.get("/s/{season}", response_class=HTMLResponse)
+def season_page(season: SeasonId, svc: Svc) -> HTMLResponse:
+    standings = read_standings(svc, season, PUBLIC)
+    matches = read_matches(svc, season)
+    history = standings["history"]
+    return page("season.html", season=season, standings=standings, matches=matches,
+                winners={m["match"]: story.winners(m["results"]) for m in matches},
+                ecs=caused(history, "ec"), death_match=caused(history, "dm_entrant"))
+
+
+def caused(history: list[dict[str, Any]], asset: str) -> list[dict[str, Any]]:
+    """Who gained `asset`, and in which match (None: the host granted it). The history's other
+    lines (a registration, a match joined, a ruling) move no asset."""
+    return [{"player": h["player"], "match": h["cause"].get("match"),
+             "why": h["cause"].get("reason") or next(iter(h["cause"].values()), "")}
+            for h in history if h.get("asset") == asset and h["amount"] > 0]

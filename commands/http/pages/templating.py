@@ -1,0 +1,48 @@
+"""Jinja2, autoescaped: every name, reason and sentence reaches the page as text. Only the
+games' SVG pictures go in as markup (they escape their own names: docs/writing-a-game.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from projections.story import game_name
+
+HERE = Path(__file__).resolve().parent.parent
+TEMPLATES = HERE / "templates"
+STATIC = HERE / "static"
+def path_part(value: Any) -> str:
+    """A match, season or player id as one segment of a path."""
+    return quote(str(value), safe="")
+
+
+def svg(markup: str | None) -> Markup:
+    return Markup(markup or "")
+
+
+environment = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True,
+                          undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+environment.filters.update(game=game_name, q=path_part, svg=svg)
+
+
+def render(template: str, **context: Any) -> str:
+    return environment.get_template(template).render(**context)
+
+
+# Everything a page loads comes from this server; no other site may frame a page.
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+
+
+def page(template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    return HTMLResponse(render(template, **context), status_code=status, headers=HEADERS)

@@ -1,0 +1,240 @@
+"""A view told for people: chapters of sentences, a picture, a scoreboard and the forms a viewer
+may send now, each drawn from one viewer's view and nothing else.
+
+Each game tells its own rounds (`narrate`, `picture`, `scoreboard`, `forms`: docs/writing-a-
+game.md); this module adds what the match itself does (creation, opening, deadlines,
+corrections, the end, the seed reveal) and falls back to a plain telling of the viewer's events
+for a game that has not written its own yet. The public page, the player's page, the host's
+dashboard and `arbiter announce` all print these same words.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from domain.decider import HOST
+from domain.games import get_game
+from projections.timeline import timeline
+
+LINE = 200  # characters in one sentence, at most (docs/writing-a-game.md)
+GAMES = {"amalgamation": "The Amalgamation", "kings_court": "King's Court",
+         "merchants_guild": "The Merchants' Guild", "tile_joust": "Tile Joust",
+         "totemic_might": "Totemic Might"}
+# The match's own kinds: told here, never by a game.
+OPENING = ("MatchCreated", "SeedContributed", "MatchOpened", "DeadlineSet")
+CLOSING = ("SubmissionVoided", "SubmissionEntered", "SealOpened", "MatchAbandoned",
+           "MatchEnded", "SeedRevealed")
+UNTOLD = ("CommandAccepted", "CommandContext", "SetupCommitted")
+
+
+def game_name(game_id: str) -> str:
+    return GAMES.get(game_id, game_id.replace("_", " ").title())
+
+
+def words(kind: str) -> str:
+    """VotesTallied -> Votes tallied."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", kind)
+    return spaced[:1].upper() + spaced[1:].lower()
+
+
+def short(text: str) -> str:
+    return text if len(text) <= LINE else text[:LINE - 1] + "…"
+
+
+def names(players: list[str]) -> str:
+    if len(players) <= 1:
+        return "".join(players)
+    return ", ".join(players[:-1]) + " and " + players[-1]
+
+
+def compact(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {compact(v)}" for k, v in sorted(value.items()))
+    if isinstance(value, list):
+        return ", ".join(compact(v) for v in value) or "none"
+    return json.dumps(value) if value is None or isinstance(value, bool) else str(value)
+
+
+# -- the match's own events -----------------------------------------------------------------
+
+def match_line(event: dict[str, Any], viewer: str) -> str | None:
+    data, kind = event["data"], event["kind"]
+    if kind == "MatchCreated":
+        weak = " (a weak seed, allowed by the host)" if data.get("weak_seed") else ""
+        return (f"The host created the match for {len(data['players'])} players: "
+                f"{names(data['players'])}, and committed to a secret seed (hash "
+                f"{data['seed_commitment'][:16]}…){weak}.")
+    if kind == "SeedContributed":
+        return f"{data['player']} added “{data['text']}” to the seed."
+    if kind == "MatchOpened":
+        mixed = data["contributions"]
+        return (f"The host opened the match; {mixed} player contribution"
+                f"{'' if mixed == 1 else 's'} mixed into the seed before the draw.")
+    if kind == "DeadlineSet":
+        return f"The host set the deadline of round {data['round']}: {data['deadline']}."
+    if kind == "SubmissionVoided":
+        return f"The host voided entry #{data['seq']}: {data['reason']}"
+    if kind == "SubmissionEntered":
+        return (f"The host entered {data['command']} for {data['player']} "
+                f"({compact(data['args'])}): {data['reason']}")
+    if kind == "SealOpened":
+        return (f"Sealed entry #{data['seq']} is opened: its {words(data['part']['kind'])} "
+                "can now be checked against the commitment made then.")
+    if kind == "MatchAbandoned":
+        return f"The host ended the match early: {data['reason']}"
+    if kind == "MatchEnded":
+        return ended_line(data["results"])
+    if kind == "SeedRevealed":
+        return (f"The host's seed is revealed ({data['host_seed']}): anyone can now re-derive "
+                "every draw of the match.")
+    return None
+
+
+def ended_line(results: dict[str, Any]) -> str:
+    first = winners(results)
+    outcome = results.get("outcome")
+    said = f"The match is over: {outcome}" if outcome else "The match is over"
+    return f"{said}{'; first: ' + names(first) if first else ''}."
+
+
+def winners(results: dict[str, Any] | None) -> list[str]:
+    ranks = (results or {}).get("ranks") or {}
+    return [p for p, rank in ranks.items() if rank == 1]
+
+
+# -- chapters -------------------------------------------------------------------------------
+
+def generic_chapters(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For a game that does not narrate yet: each of its events in plain words."""
+    rounds: dict[int, list[str]] = {}
+    for event in events:
+        if event["kind"] in (*OPENING, *CLOSING, *UNTOLD):
+            continue
+        who = "" if event["actor"] in ("system", HOST) else f" ({event['actor']})"
+        told = compact(event["data"])
+        rounds.setdefault(event["round"], []).append(
+            short(f"{words(event['kind'])}{who}{': ' + told if told else ''}."))
+    return [{"round": n, "title": default_title(n), "lines": lines}
+            for n, lines in sorted(rounds.items())]
+
+
+def default_title(round: int) -> str:
+    return "The opening" if round == 0 else f"Round {round}"
+
+
+def settled(value: Any) -> Any:
+    """`value` with every object's keys in order, as the view tables hand it out: a view
+    replayed from the log and one read from the tables then tell the same words."""
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+def chapters(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The match as `view`'s viewer may read it, one chapter per round with something told."""
+    game = get_game(view["game"])
+    events, viewer = settled(view["events"]), view["viewer"]
+    narrate = getattr(game, "narrate", None)
+    told = narrate(events, viewer) if narrate else generic_chapters(events)
+    by_round = {c["round"]: {"round": c["round"], "title": c["title"],
+                             "lines": [short(line) for line in c["lines"]]} for c in told}
+    before: dict[int, list[str]] = {}
+    after: dict[int, list[str]] = {}
+    for event in events:
+        line = match_line(event, viewer)
+        if line is not None:
+            side = before if event["kind"] in OPENING else after
+            side.setdefault(event["round"], []).append(short(line))
+    for n in {*before, *after}:
+        by_round.setdefault(n, {"round": n, "title": default_title(n), "lines": []})
+    for n, chapter in by_round.items():
+        chapter["lines"] = [*before.get(n, []), *chapter["lines"], *after.get(n, [])]
+    return [by_round[n] for n in sorted(by_round) if by_round[n]["lines"]]
+
+
+# -- the rest of the game's surface ---------------------------------------------------------
+
+def picture(view: dict[str, Any], open_round: int | None = None) -> str | None:
+    """The game's SVG of the viewer's summary, else the match's timeline (`open_round`: the
+    round open at that moment, where the reader knows it)."""
+    game = get_game(view["game"])
+    draw = getattr(game, "picture", None)
+    drawn = draw(settled(view["summary"])) if draw else None
+    return drawn if drawn is not None else timeline(view, results_of(view), open_round)
+
+
+def scoreboard(view: dict[str, Any]) -> dict[str, Any] | None:
+    board = getattr(get_game(view["game"]), "scoreboard", None)
+    return board(settled(view["summary"])) if board else None
+
+
+def forms(view: dict[str, Any], viewer: str) -> list[dict[str, Any]]:
+    """What `viewer` may send now: the game's forms, else one per command of the game that
+    `viewer`'s side sends (the rules answer every command all the same)."""
+    game = get_game(view["game"])
+    drawn = getattr(game, "forms", None)
+    if drawn is not None:
+        return drawn(settled(view["summary"]), viewer)
+    side = HOST if viewer == HOST else "player"
+    players = players_of(view)
+    return [{"command": name, "label": spec.label or words(name),
+             "fields": [{"name": arg, "kind": a.kind, "label": a.label or arg,
+                         "required": a.required,
+                         "choices": players if a.kind == "player" else None}
+                        for arg, a in spec.args.items()]}
+            for name, spec in getattr(game, "COMMANDS", {}).items() if spec.actor == side]
+
+
+def declared(game_id: str, command: str) -> dict[str, dict[str, Any]]:
+    """The kind (and a list's item kind) of each argument of `command`, where the game
+    declares them."""
+    spec = getattr(get_game(game_id), "COMMANDS", {}).get(command)
+    return {} if spec is None else {arg: {"kind": a.kind, "items": a.items}
+                                    for arg, a in spec.args.items()}
+
+
+# -- facts the page shows beside the story --------------------------------------------------
+
+def players_of(view: dict[str, Any]) -> list[str]:
+    created = next((e for e in view["events"] if e["kind"] == "MatchCreated"), None)
+    return list(created["data"]["players"]) if created else []
+
+
+def season_of(view: dict[str, Any]) -> str | None:
+    created = next((e for e in view["events"] if e["kind"] == "MatchCreated"), None)
+    return created["data"]["season"] if created else None
+
+
+def results_of(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The results the match published at its end, if it has ended."""
+    ended = next((e for e in reversed(view["events"]) if e["kind"] == "MatchEnded"), None)
+    return ended["data"]["results"] if ended else None
+
+
+def abandoned(view: dict[str, Any]) -> str | None:
+    found = next((e for e in view["events"] if e["kind"] == "MatchAbandoned"), None)
+    return found["data"]["reason"] if found else None
+
+
+def deadline_of(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The deadline the host last set, unless a close or the end came after it."""
+    latest = None
+    for event in view["events"]:
+        if event["kind"] == "DeadlineSet":
+            latest = event["data"]
+        elif event["kind"] in ("MatchEnded", "MatchAbandoned") or (
+                event["kind"] == "CommandAccepted" and event["actor"] == HOST
+                and str(event["data"].get("name", "")).startswith("close_")):
+            latest = None
+    return latest
+
+
+def ended(view: dict[str, Any]) -> bool:
+    return any(e["kind"] in ("MatchEnded", "MatchAbandoned") for e in view["events"])
+
+
+def rounds_of(view: dict[str, Any]) -> list[int]:
+    """The rounds a reader can step through: 0 (the opening) to the last one logged."""
+    last = view["as_of"]["round"] or 0
+    return list(range(last + 1))
+
