@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from audit.canonical import MAX_SAFE_INTEGER, canonical, salt
-from audit.checkpoints import leaves, origin
+from audit.checkpoints import is_origin_of, leaves, origin
 from audit.merkle import consistency_proof, inclusion_proof
 from audit.notes import parse_checkpoint, parse_note
 from domain.match import Match, parse_salt_key
@@ -68,9 +68,14 @@ class Header(BaseModel):
         has_secrets = (self.host_seed is not None, self.salt_key is not None)
         if has_secrets != ((True, True) if self.kind == FULL else (False, False)):
             raise ValueError("a full bundle has host_seed and salt_key, a public one neither")
-        if self.origin != origin(self.match):
-            raise ValueError(f"origin must be {origin(self.match)!r}")
+        if not is_origin_of(self.origin, "match", self.match):
+            raise ValueError(f"origin must be PREFIX/match/{self.match}")
         return self
+
+
+def origin_of(notes: Sequence[str], match_id: str) -> str:
+    """The origin the notes were signed under, or the default one when there are none."""
+    return parse_checkpoint(parse_note(notes[0]).text).origin if notes else origin(match_id)
 
 
 def kind_of(value: Any) -> str | None:
@@ -99,15 +104,17 @@ def opened_proof(entries: list[dict[str, Any]], data: list[bytes], seq: int) -> 
     return {"seq": target, "entry": entries[target - 1], "proof": [b64(h) for h in proof]}
 
 
-def export(match: Match, notes: Sequence[str], kind: str, host_key: str | None) -> Iterator[str]:
+def export(match: Match, notes: Sequence[str], kind: str, host_key: str | None,
+           log_origin: str | None = None) -> Iterator[str]:
     """The lines of `match`'s bundle with its signed checkpoint `notes` (oldest first), each
-    after the entry at its size with the consistency proof from the one before. `host_key`
-    is the key that signed them (none for a match created unsigned)."""
+    after the entry at its size with the consistency proof from the one before. The origin is
+    the checkpoints' (by default the first note's, else the one without a host prefix).
+    `host_key` is the key that signed them (none for a match created unsigned)."""
     entries = [record["entry"] for record in match.records]
     genesis = entries[0]["public"]
     header: dict[str, Any] = {
         "format": FORMAT, "kind": kind, "match": match.match_id,
-        "origin": origin(match.match_id), "game": genesis["game"],
+        "origin": log_origin or origin_of(notes, match.match_id), "game": genesis["game"],
         "rules_version": genesis["rules_version"], "season": genesis["season"],
         "players": genesis["players"], "seed_commitment": genesis["seed_commitment"],
         "setup_commitment": entries[1]["seals"][0],

@@ -22,7 +22,7 @@ from typing import Any
 
 from audit.bundle import b64
 from audit.canonical import NotCanonical, commitment, entry_bytes, entry_hash
-from audit.checkpoints import origin
+from audit.checkpoints import is_origin_of
 from audit.errors import AuditError
 from audit.merkle import HASH_SIZE, inclusion_proof, leaf_hash, verify_inclusion
 from audit.notes import NoteError, VerifierKey, parse_checkpoint, parse_note, verify_note
@@ -125,7 +125,7 @@ def verify_proof(receipt: Any, proof_text: str, key: VerifierKey) -> Proven:
         checkpoint = parse_checkpoint(parse_note(note).text)
     except NoteError as error:
         raise note_failure(error, seq) from None
-    if checkpoint.origin != origin(entry["match"]):
+    if not is_origin_of(checkpoint.origin, "match", entry["match"]):
         raise AuditError("wrong_origin", f"the checkpoint is for {checkpoint.origin!r}", seq)
     close = parse_extensions(checkpoint.extensions)
     if index != seq - 1 or not verify_inclusion(index, checkpoint.size,

@@ -1,7 +1,7 @@
 """What the host signs at a round close: a C2SP checkpoint of the match log with two extension
 lines, the round it closes and the state root as of then.
 
-    arbiter/match/<id>
+    <prefix>/match/<id>
     <size>
     <base64 Merkle root>
     round <n>
@@ -47,12 +47,12 @@ def parse_extensions(lines: tuple[str, ...]) -> RoundClose:
                      f"'state HEX', got {list(lines)!r}")
 
 
-def checkpoint_text(match: Match, round: int) -> str:
+def checkpoint_text(match: Match, round: int, log_origin: str | None = None) -> str:
     """The checkpoint body for `match`'s log as it stands, closing `round`."""
-    return checkpoint_body(origin(match.match_id), match.version, match.log_root,
-                           extensions(round, state_root(match)))
+    return checkpoint_body(log_origin or origin(match.match_id), match.version,
+                           match.log_root, extensions(round, state_root(match)))
 
 
-def sign_round(signer: Signer, match: Match, round: int) -> str:
+def sign_round(signer: Signer, match: Match, round: int, log_origin: str | None = None) -> str:
     """The signed note the host publishes when `round` closes (or the match ends)."""
-    return signer.sign_note(checkpoint_text(match, round))
+    return signer.sign_note(checkpoint_text(match, round, log_origin))

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 from uuid import UUID
@@ -16,20 +17,41 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, InternalError
 
 from audit.keys import Signer
+from audit.season_bundle import export_season
+from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
 from commands.store import database_url, persistence_env
-from domain.checkpoints import MatchCheckpoints
+from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
 from domain.decider import HOST, Command
 from domain.envelope import GENESIS_PREV, forgery, salt
 from domain.errors import RuleViolation
 from domain.match import Match, MatchSnapshot, parse_salt_key
-from domain.records import may_see, own_parts, shown
-from domain.season import Season
+from domain.records import headline, may_see, own_parts, shown
+from domain.season import (
+    DEATH_MATCH,
+    DEFAULT_PREFIX,
+    FINAL_MATCH,
+    Season,
+    ending,
+    match_kind,
+    match_origin,
+)
 
 RETRIES = 20
 SNAPSHOT_EVERY = 200  # entries between two store snapshots of a match
 READ_CACHE = 256  # matches whose reader copy is kept between reads
 T = TypeVar("T")
+ENDINGS = ("MatchEnded", "MatchAbandoned")
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One line of a bulk grant: an asset (garnets unless said) with its reason."""
+
+    player: str
+    amount: int
+    asset: str = "garnets"
+    reason: str = ""
 
 
 def check_stored(match: Match | None, record: dict[str, Any]) -> None:
@@ -108,6 +130,7 @@ class Arbiter(Application):
         self._loaded: dict[UUID, int] = {}
         self._read: OrderedDict[UUID, tuple[Match, MatchSnapshot]] = OrderedDict()
         self._read_locks: dict[UUID, threading.Lock] = {}
+        self._season_trees: dict[str, SeasonTree] = {}
         # Workers starting together race on CREATE TABLE IF NOT EXISTS; the loser retries.
         for attempt in range(5):
             try:
@@ -117,13 +140,39 @@ class Arbiter(Application):
                 if attempt == 4:
                     raise
 
+    # -- the host -----------------------------------------------------------------------
+
+    def origin_prefix(self) -> str:
+        """The prefix of every checkpoint origin this host signs (`arbiter` until it is set)."""
+        try:
+            return self.repository.get(HostOrigin.create_id()).prefix
+        except AggregateNotFoundError:
+            return DEFAULT_PREFIX
+
+    def set_origin_prefix(self, prefix: str) -> None:
+        """Set once; setting the same prefix again is a no-op, another one `origin_set`.
+        Seasons record the prefix when they start, so older seasons keep theirs."""
+        def attempt() -> None:
+            try:
+                self.repository.get(HostOrigin.create_id()).check_same(prefix)
+            except AggregateNotFoundError:
+                self.save(HostOrigin.set(prefix))
+
+        self._retrying(attempt)
+
     # -- seasons --------------------------------------------------------------------------
 
-    def create_season(self, name: str) -> None:
-        if not isinstance(name, str) or not name.strip():
-            raise RuleViolation("invalid_season", "a season needs a name")
+    def create_season(self, name: str, *, salt_key: str | None = None,
+                      at: str | None = None) -> None:
+        """A new season with its own salt key (its sealed entries' commitments derive from it;
+        a host secret, in full season bundles only)."""
+        season = Season.start(name=name, origin_prefix=self.origin_prefix(),
+                              salt_key=salt_key or secrets.token_hex(32), at=at)
+        checkpoints = SeasonCheckpoints(season=name)
+        if self.signer is not None:
+            checkpoints.record(size=season.version, note=sign_season(self.signer, season, {}))
         try:
-            self.save(Season(name=name))
+            self.save(season, checkpoints)
         except IntegrityError:
             raise RuleViolation("season_exists", f"season {name!r} exists already") from None
 
@@ -133,24 +182,100 @@ class Arbiter(Application):
         except AggregateNotFoundError:
             raise RuleViolation("unknown_season", f"no season {name!r}") from None
 
-    def register(self, season: str, player: str) -> None:
-        self._season_act(season, lambda s: s.register(player))
+    def season_checkpoints(self, name: str) -> SeasonCheckpoints:
+        try:
+            return self.repository.get(SeasonCheckpoints.create_id(name))
+        except AggregateNotFoundError:
+            raise RuleViolation("unknown_season", f"no season {name!r}") from None
 
-    def grant(self, season: str, player: str, asset: str, amount: int, reason: str) -> None:
-        self._season_act(season, lambda s: s.grant(player, asset, amount, reason))
+    def signed_notes(self, name: str) -> list[str]:
+        """Every signed checkpoint of the season, oldest first, and of each of its matches."""
+        season = self.season(name)
+        return [*(n["note"] for n in self.season_checkpoints(name).notes),
+                *(n["note"] for m in season.matches for n in self.checkpoints(m).notes)]
+
+    def season_bundle(self, name: str, kind: str, host_key: str | None) -> Iterator[str]:
+        """The season's audit bundle (audit.season_bundle): its log, the entries of its
+        matches it rests on, and every signed checkpoint."""
+        season = self.season(name)
+        notes = [n["note"] for n in self.season_checkpoints(name).notes]
+        matches = {m: self.match(m) for m in season.matches}
+        match_notes = {m: [n["note"] for n in self.checkpoints(m).notes] for m in matches}
+        return export_season(season, notes, matches, match_notes, kind, host_key)
+
+    def register(self, season: str, player: str, *, at: str | None = None) -> None:
+        self.register_all(season, [player], at=at)
+
+    def register_all(self, season: str, players: Sequence[str], *,
+                     at: str | None = None) -> None:
+        """Register every player in one save: all of them, or none when one is refused."""
+        self._season_act(season, lambda s: [s.register(p, at=at) for p in players])
+
+    def grant(self, season: str, player: str, asset: str, amount: int, reason: str, *,
+              at: str | None = None) -> None:
+        self.grant_all(season, [Grant(player, amount, asset, reason)], at=at)
+
+    def grant_all(self, season: str, grants: Sequence[Grant], *, at: str | None = None) -> None:
+        """Every grant in one save: all of them, or none when one is refused."""
+        self._season_act(season, lambda s: [s.grant(g.player, g.asset, g.amount, g.reason, at=at)
+                                            for g in grants])
 
     def transfer(self, season: str, giver: str, receiver: str, amount: int,
-                 reason: str) -> None:
-        self._season_act(season, lambda s: s.transfer(giver, receiver, amount, reason))
+                 reason: str, *, at: str | None = None) -> None:
+        self._season_act(season, lambda s: s.transfer(giver, receiver, amount, reason, at=at))
 
-    def _season_act(self, name: str, act: Callable[[Season], None]) -> None:
+    def record_dmo(self, season: str, match: str, dmo: str, reason: str, *,
+                   ec: str | None = None, at: str | None = None) -> None:
+        """The DMO of a Main Match's EC, where its rules leave the choice to the host."""
+        self._season_act(season, lambda s: s.record_dmo(match, dmo, reason, ec=ec, at=at))
+
+    def rule(self, season: str, player: str, reason: str, *,
+             changes: Mapping[str, int] | None = None, status: str | None = None,
+             at: str | None = None) -> None:
+        """A host ruling with its reason (e.g. a Token of Life spent to stay in)."""
+        self._season_act(season, lambda s: s.rule(player, reason, changes=changes,
+                                                  status=status, at=at))
+
+    def _season_act(self, name: str, act: Callable[[Season], Any]) -> None:
         def attempt() -> None:
             with self._writing(Season.create_id(name)) as season_id:
                 season = self._load(season_id, "unknown_season", name)
                 act(season)
-                self.save(season)
+                with self._season_saved(season) as changed:
+                    self.save(*changed)
 
         self._retrying(attempt)
+
+    @contextmanager
+    def _season_saved(self, season: Season,
+                      signed: Mapping[str, str] | None = None) -> Iterator[list[Any]]:
+        """What to save with a changed season: the season and, when a key is configured, its
+        checkpoints with a note signed over the season as it now stands (`signed` holds the
+        match notes signed in this same save)."""
+        if self.signer is None:
+            yield [season]
+            return
+        with self._writing(SeasonCheckpoints.create_id(season.name)) as checkpoints_id:
+            checkpoints = self._load(checkpoints_id, "unknown_season", season.name)
+            latest = {**self._latest_match_notes(season), **(signed or {})}
+            tree = self._season_trees.setdefault(season.name, SeasonTree())
+            checkpoints.record(size=season.version, note=sign_season(
+                self.signer, season, latest, tree.root(season)))
+            yield [season, checkpoints]
+
+    def _latest_match_notes(self, season: Season) -> dict[str, str]:
+        """Each match's latest signed note. Read from the cached aggregates themselves: a
+        match's checkpoints are written only under its season's lock, which the caller holds."""
+        latest = {}
+        for match_id in season.matches:
+            try:
+                notes = self.repository.get(MatchCheckpoints.create_id(match_id),
+                                            deepcopy_from_cache=False).notes
+            except AggregateNotFoundError:
+                continue
+            if notes:
+                latest[match_id] = notes[-1]["note"]
+        return latest
 
     # -- matches --------------------------------------------------------------------------
 
@@ -184,7 +309,13 @@ class Arbiter(Application):
 
     def create_match(self, *, match_id: str, season: str, game: str, setup: Mapping[str, Any],
                      host_seed: str, salt_key: str, at: str | None = None,
-                     allow_weak_seed: bool = False, unsigned: bool = False) -> Outcome:
+                     allow_weak_seed: bool = False, unsigned: bool = False,
+                     from_match: str | None = None, ec: str | None = None,
+                     final: bool = False) -> Outcome:
+        """A match of the season. With `from_match`, the Tile Joust Death Match of that Main
+        Match's EC (or `ec`, one of several) against its DMO: players, variant and DMO come
+        from the season. With `final`, the Final Match of the last two. Without the host's
+        signer, only `unsigned` (its genesis entry says so)."""
         def attempt() -> Outcome:
             if Match.create_id(match_id) in self.repository:
                 raise RuleViolation("match_exists", f"match {match_id!r} exists already")
@@ -194,23 +325,59 @@ class Arbiter(Application):
                                     "match unsigned (--unsigned)")
             with self._writing(Season.create_id(season)) as season_id:
                 the_season = self._load(season_id, "unknown_season", season)
-                players = list(setup.get("players") or [])
-                the_season.add_match(match_id, game, players)
+                kind = match_kind(game, from_match, final)
+                full, pairing = self._season_setup(the_season, kind, setup, from_match, ec)
+                players = full.get("players")
+                for player in players if isinstance(players, list) else ():
+                    the_season.check_is_registered(player)
+                    the_season.check_is_in(player)
                 match = Match.configure(match_id=match_id, season=season, game_id=game,
-                                        setup=setup, host_seed=host_seed, salt_key=salt_key,
-                                        garnets=the_season.garnets(players), at=at,
+                                        setup=full, host_seed=host_seed, salt_key=salt_key,
+                                        garnets=the_season.garnets(the_season.players), at=at,
                                         allow_weak_seed=allow_weak_seed, unsigned=unsigned)
-                self.save(match, the_season, MatchCheckpoints(match_id=match_id))
+                the_season.add_match(match_id, game, kind, match.players,
+                                     match.records[0]["entry"]["hash"], at=at, **pairing)
+                checkpoints = MatchCheckpoints(
+                    match_id=match_id, origin=match_origin(the_season.origin_prefix, match_id))
+                with self._season_saved(the_season) as changed:
+                    self.save(match, checkpoints, *changed)
                 return self._outcome(match, HOST, [1, 2])
 
         return self._retrying(attempt)
+
+    def _season_setup(self, season: Season, kind: str, setup: Mapping[str, Any],
+                      from_match: str | None, ec: str | None
+                      ) -> tuple[dict[str, Any], dict[str, str | None]]:
+        """The setup with what the season decides filled in (the host may state it too, but
+        not otherwise), and the Death Match's pairing."""
+        full = dict(setup)
+        if kind == DEATH_MATCH:
+            dmo, ec = season.death_match_pairing(from_match, ec)
+            fixed = {"variant": "death_match", "dmo": dmo}
+            players = full.setdefault("players", [dmo, ec])
+            if not isinstance(players, list) or sorted(players) != sorted([dmo, ec]):
+                raise RuleViolation("invalid_setup", f"the Death Match from {from_match} is "
+                                    f"{dmo} (DMO) against {ec} (EC)")
+        elif kind == FINAL_MATCH:
+            fixed = {"variant": "final_match"}
+            season.check_final_two(full.setdefault("players", season.remaining))
+        else:
+            return full, {}
+        for key, value in fixed.items():
+            if full.setdefault(key, value) != value:
+                raise RuleViolation("invalid_setup", f"{key}: the season makes it {value!r}")
+        return full, ({"from_match": from_match, "ec": ec, "dmo": dmo}
+                      if kind == DEATH_MATCH else {})
 
     def submit(self, match_id: str, actor: str, name: str, args: Mapping[str, Any] | None = None,
                *, at: str | None = None, command_id: str | None = None,
                expect_round: int | None = None) -> Outcome:
         """One command from `actor`. A command id seen before returns the first answer.
         With `expect_round`, the command is refused (`round_moved_on`) unless that round is
-        still the open one: a deadline close must not close the round after it."""
+        still the open one: a deadline close must not close the round after it.
+
+        The season is written only when the command moved a season asset or ended the match;
+        then the match entries and the season's entries are saved together, or neither."""
         if not isinstance(actor, str) or not isinstance(name, str):
             raise RuleViolation("invalid_command", "actor and command name must be texts")
         if args is not None and not isinstance(args, Mapping):
@@ -227,28 +394,60 @@ class Arbiter(Application):
                                         f"round {match.round} is open")
                 with self._writing(Season.create_id(match.season)) as season_id:
                     season = self._load(season_id, "unknown_season", match.season)
+                    if not match.ended and command_id not in match.handled:
+                        season.check_is_in(actor)  # an ended match answers in its own words
                     command = Command(name, actor, dict(args or {}),
                                       season.garnets(match.players))
                     before, round_before, ended_before = match.version, match.round, match.ended
                     seqs = match.handle(command, at=at, command_id=command_id)
-                    for seq in range(before + 1, match.version + 1):
-                        season.post(match_id, seq, match.record(seq)["postings"])
+                    changed: list[Any] = [match]
+                    signed: dict[str, str] = {}
                     closed = match.round != round_before or match.ended != ended_before
                     if closed and self.signer is None and not match.unsigned:
                         raise RuleViolation("no_host_key", "no host key to sign the checkpoint "
                                             f"of round {round_before} of {match_id}: run "
                                             "`arbiter init` first, or set ARBITER_HOST_KEY to "
                                             "the host's key file")
-                    if closed and self.signer is not None and not match.unsigned:
-                        with self._writing(MatchCheckpoints.create_id(match_id)) as cid:
+                    with ExitStack() as held:  # every writer's lock until the one save
+                        if closed and self.signer is not None and not match.unsigned:
+                            cid = held.enter_context(
+                                self._writing(MatchCheckpoints.create_id(match_id)))
                             checkpoints = self._load(cid, "unknown_match", match_id)
                             self._sign_checkpoint(match, checkpoints, round_before)
-                            self.save(match, season, checkpoints)
-                    else:
-                        self.save(match, season)
+                            signed[match_id] = checkpoints.notes[-1]["note"]
+                            changed.append(checkpoints)
+                        if self._post(season, match, before, at, ended_before):
+                            changed += held.enter_context(self._season_saved(season, signed))
+                        self.save(*changed)
                     return self._outcome(match, actor, seqs)
 
         return self._retrying(attempt)
+
+    def _post(self, season: Season, match: Match, before: int, at: str | None,
+              ended_before: bool) -> bool:
+        """Each new entry's postings into the season, with the entry's audience; at the end,
+        the match's result, a Death Match's loser out, the Final's winner champion. Whether
+        the season changed."""
+        version = season.version
+        if not season.tracks(match.match_id):
+            return False  # a match of a store from before season logs
+        new = [match.record(seq) for seq in range(before + 1, match.version + 1)]
+        for record in new:
+            if record["postings"]:
+                season.post(match.match_id, record["entry"]["seq"], record["postings"],
+                            headline(record)["audience"], at=at)
+        if match.ended and not ended_before:
+            ended = next(r for r in reversed(new)
+                         if r["role"] == "meta" and r["entry"]["kind"] in ENDINGS)
+            found = ending(match.game_id, match.players, ended["entry"]["kind"],
+                           ended["entry"]["public"])
+            season.finish_match(match.match_id, ended["entry"]["seq"], at=at, **found)
+            kind = season.matches[match.match_id]["kind"]
+            if kind == DEATH_MATCH and not found["abandoned"] and found["loser"] not in season.out:
+                season.eliminate(found["loser"], match.match_id, at=at)
+            if kind == FINAL_MATCH and not found["abandoned"] and season.champion is None:
+                season.crown(found["winners"][0], match.match_id, at=at)
+        return season.version != version
 
     def checkpoints(self, match_id: str) -> MatchCheckpoints:
         try:
@@ -260,7 +459,7 @@ class Arbiter(Application):
                          round: int) -> None:
         """At every round close and at the end: the host signs the log as it now stands, with
         the round and its state root as extension lines (audit.signing)."""
-        note = sign_round(self.signer, match, round)
+        note = sign_round(self.signer, match, round, checkpoints.origin)
         checkpoints.record(round=round, size=match.version, note=note)
 
     def _outcome(self, match: Match, actor: str, seqs: list[int]) -> Outcome:

@@ -170,8 +170,11 @@ def last_closed_round(match: Match) -> int:
     return match.records[-1]["entry"]["round"] if match.ended else match.round - 1
 
 
-@click.command("export", short_help="Write a match's audit bundle.")
-@click.argument("match_id", metavar="MATCH")
+@click.command("export", short_help="Write a match's or a season's audit bundle.")
+@click.argument("match_id", metavar="MATCH", required=False)
+@click.option("--season", "season_name", default=None, metavar="SEASON",
+              help="Export the season's bundle instead: its log, every match entry it rests "
+                   "on and every signed checkpoint.")
 @click.option("--public", "kind", flag_value="public", help="What the public may see.")
 @click.option("--full", "kind", flag_value="full",
               help="Also every sealed plaintext and salt, the host seed and the salt key.")
@@ -180,31 +183,46 @@ def last_closed_round(match: Match) -> int:
 @key_file_option
 @json_option
 @click.pass_context
-def export_command(ctx: click.Context, match_id: str, kind: str | None, output: str,
-                   key_path: str | None, as_json: bool) -> None:
-    """Export a match's log as an audit bundle (JSON Lines, docs/audit.md): --public for
-    anyone, --full for an auditor. Its header names the host key that signed it."""
+def export_command(ctx: click.Context, match_id: str | None, season_name: str | None,
+                   kind: str | None, output: str, key_path: str | None, as_json: bool) -> None:
+    """Export a match's log (or with --season, a season's) as an audit bundle (JSON Lines,
+    docs/audit.md): --public for anyone, --full for an auditor. Its header names the host key
+    that signed it."""
     from audit.bundle import export
     from audit.notes import parse_verifier_key
 
     if kind is None:
         raise AuditError("invalid_input", "choose --public or --full")
+    if (match_id is None) == (season_name is None):
+        raise AuditError("invalid_input", "name a MATCH, or a season with --season")
     app = app_of(ctx, signing=False)
-    match = app.match(match_id)
-    notes = [n["note"] for n in app.checkpoints(match_id).notes]
     signer = signer_from(key_path)
+    host_key = signer.verifier_key() if signer else None
+    if season_name is not None:
+        lines = app.season_bundle(season_name, kind, host_key)
+        notes = app.signed_notes(season_name)
+        data = {"season": season_name, "kind": kind, "file": output,
+                "entries": app.season(season_name).version, "checkpoints": len(notes)}
+        what, signed = f"season {season_name}", f"{len(notes)} signed checkpoints (the " \
+            "season's and its matches')"
+    else:
+        match = app.match(match_id)
+        checkpoints = app.checkpoints(match_id)
+        notes = [n["note"] for n in checkpoints.notes]
+        lines = export(match, notes, kind, host_key, checkpoints.origin)
+        data = {"match": match_id, "kind": kind, "file": output, "entries": match.version,
+                "checkpoints": len(notes), "unsigned": match.unsigned}
+        what = match_id
+        signed = "unsigned match" if match.unsigned else f"{len(notes)} signed checkpoints"
     if signer is not None:
-        check_signed_by(notes, parse_verifier_key(signer.verifier_key()))
+        check_signed_by(notes, parse_verifier_key(host_key))
     elif notes:
         click.echo("warning: no host key configured, so the header names none: verify with "
                    "--key VKEY", err=True)
     with click.open_file(output, "w", encoding="utf-8") as out:
-        out.writelines(export(match, notes, kind, signer.verifier_key() if signer else None))
-    data = {"match": match_id, "kind": kind, "file": output, "entries": match.version,
-            "checkpoints": len(notes), "unsigned": match.unsigned}
-    signed = "unsigned match" if match.unsigned else f"{len(notes)} signed checkpoints"
+        out.writelines(lines)
     render.show(data, as_json, lambda: [
-        f"{kind} bundle of {match_id} written to {output}: {match.version} entries, {signed}"],
+        f"{kind} bundle of {what} written to {output}: {data['entries']} entries, {signed}"],
         err=output == "-")
 
 
@@ -216,7 +234,7 @@ def check_signed_by(notes: list[str], key: VerifierKey) -> None:
         try:
             verify_note(note, [key])
         except NoteError:
-            raise AuditError("wrong_host_key", f"the match's checkpoints were not signed by "
+            raise AuditError("wrong_host_key", f"the checkpoints were not signed by "
                              f"{key}") from None
 
 
@@ -227,23 +245,37 @@ def check_signed_by(notes: list[str], key: VerifierKey) -> None:
 @vkey_option
 @json_option
 def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
-    """Verify an audit bundle offline, with no store and no network: exit 0 with a report, or
-    1 naming the first failure (docs/audit.md lists the codes)."""
-    from audit.verify import verify
+    """Verify an audit bundle (a match's or a season's) offline, with no store and no network:
+    exit 0 with a report, or 1 naming the first failure (docs/audit.md lists the codes)."""
+    from audit.season_verify import verify_any
 
     key = vkey_of(vkey)
     with open(file, "rb") as stream, ExitStack() as stack:
-        audit = judged(lambda: verify(stream, key, progress=progress_bar(stack)), as_json)
+        audit = judged(lambda: verify_any(stream, key, progress=progress_bar(stack)), as_json)
+    data = verified_data(audit)
+    render.show(data, as_json, lambda: [
+        audit.title(), render.pairs(audit.findings()),
+        *([render.rows_table(data["standings"], title="standings, recomputed")]
+          if "standings" in data else []),
+        "verified"])
+
+
+def verified_data(audit: Any) -> dict[str, Any]:
+    """What `verify --json` prints of a verified match bundle or season bundle."""
+    from audit.season_verify import SeasonAudit
+
     h = audit.header
-    data = {"verified": True, "kind": h.kind, "match": h.match, "game": h.game,
-            "rules_version": h.rules_version, "season": h.season, "players": h.players,
-            "entries": audit.entries, "checkpoints": len(audit.checkpoints),
-            "signed_by": str(audit.signer) if audit.checkpoints else None,
-            "pinned": audit.pinned, "unsigned": bool(h.unsigned),
-            "weak_seed": bool(h.weak_seed), "ended": audit.ended, "results": audit.results,
-            "findings": dict(audit.findings())}
-    render.show(data, as_json, lambda: [audit.title(), render.pairs(audit.findings()),
-                                        "verified"])
+    found = {"verified": True, "kind": h.kind, "entries": audit.entries,
+             "checkpoints": len(audit.checkpoints),
+             "signed_by": str(audit.signer) if audit.checkpoints else None,
+             "pinned": audit.pinned, "findings": dict(audit.findings())}
+    if isinstance(audit, SeasonAudit):
+        return {**found, "season": h.season, "origin": h.origin, "matches": h.matches,
+                "match_checkpoints": audit.match_notes, "cited": audit.cited,
+                "standings": audit.standings()}
+    return {**found, "match": h.match, "game": h.game, "rules_version": h.rules_version,
+            "season": h.season, "players": h.players, "unsigned": bool(h.unsigned),
+            "weak_seed": bool(h.weak_seed), "ended": audit.ended, "results": audit.results}
 
 
 @click.group("receipt", short_help="Check the receipt of a submission.")

@@ -13,15 +13,14 @@ from typing import Any
 
 import click
 
-from commands import render
 from commands.announce_cli import announce
 from commands.audit_cli import register as register_audit
-from commands.console import app_of, fail, one_line
+from commands.console import fail, one_line
 from commands.games_cli import games_command
 from commands.match_cli import register as register_match
+from commands.season_cli import register as register_season
 from commands.service_cli import register as register_service
 from commands.start_cli import register as register_start
-from domain.decider import HOST
 
 
 class Arbitrated(click.Group):
@@ -73,87 +72,12 @@ def cli(ctx: click.Context, db: str | None) -> None:
     ctx.obj = {"db": db}
 
 
-def standings(season: Any, viewer: str | None) -> dict[str, Any]:
-    """The season's standings (imported when asked: --help need not load them)."""
-    from projections.standings import standings as season_standings
-
-    return season_standings(season, viewer)
-
-
-# -- seasons ------------------------------------------------------------------------------
-
-@cli.group()
-def season() -> None:
-    """Seasons: players and the garnets, ToLs and Opals they carry."""
-
-
-@season.command("create")
-@click.argument("name")
-@click.pass_context
-def season_create(ctx: click.Context, name: str) -> None:
-    """Start a season."""
-    app_of(ctx).create_season(name)
-    click.echo(f"season {name} created")
-
-
-@season.command("register")
-@click.argument("season_name", metavar="SEASON")
-@click.argument("players", nargs=-1, required=True)
-@click.pass_context
-def season_register(ctx: click.Context, season_name: str, players: tuple[str, ...]) -> None:
-    """Register players in a season."""
-    app = app_of(ctx)
-    for player in players:
-        app.register(season_name, player)
-    click.echo(f"registered {', '.join(players)}")
-
-
-@season.command("grant")
-@click.argument("season_name", metavar="SEASON")
-@click.argument("player")
-@click.argument("amount", type=int)
-@click.option("--asset", default="garnets", show_default=True)
-@click.option("--reason", required=True, help="Why: it is recorded with the grant.")
-@click.pass_context
-def season_grant(ctx: click.Context, season_name: str, player: str, amount: int, asset: str,
-                 reason: str) -> None:
-    """Grant (or with a negative AMOUNT, take) an asset, with a reason."""
-    app_of(ctx).grant(season_name, player, asset, amount, reason)
-    click.echo(f"{player}: {amount:+d} {asset}")
-
-
-@season.command("transfer")
-@click.argument("season_name", metavar="SEASON")
-@click.argument("giver")
-@click.argument("receiver")
-@click.argument("amount", type=int)
-@click.option("--reason", default="trade", show_default=True)
-@click.pass_context
-def season_transfer(ctx: click.Context, season_name: str, giver: str, receiver: str,
-                    amount: int, reason: str) -> None:
-    """Trade garnets between two players."""
-    app_of(ctx).transfer(season_name, giver, receiver, amount, reason)
-    click.echo(f"{giver} -> {receiver}: {amount} garnets")
-
-
-@season.command("show")
-@click.argument("season_name", metavar="SEASON")
-@click.option("--player", default=None, help="Show this player's garnets too.")
-@click.option("--host", is_flag=True, help="Show everyone's garnets.")
-@click.option("--json", "as_json", is_flag=True)
-@click.pass_context
-def season_show(ctx: click.Context, season_name: str, player: str | None, host: bool,
-                as_json: bool) -> None:
-    """Standings: ToLs, Opals, MoEs and EC history; garnets only to their owner or the host."""
-    data = standings(app_of(ctx).season(season_name), HOST if host else player)
-    render.emit(data, as_json, render.standings_text(data))
-
-
 register_match(cli)
 cli.add_command(games_command)
 register_start(cli)
 register_audit(cli)
 register_service(cli)
+register_season(cli)
 cli.add_command(announce)
 
 

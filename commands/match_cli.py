@@ -138,21 +138,30 @@ def match_group() -> None:
 @click.argument("match_id", metavar="MATCH")
 @click.option("--season", "season_name", required=True)
 @click.option("--game", required=True, help="The game id (`arbiter games` lists them).")
-@click.option("--players", required=True, help="Player ids in seat order: a,b,c.")
+@click.option("--players", default=None,
+              help="Player ids in seat order: a,b,c (a Death Match's and the Final's come "
+                   "from the season).")
 @click.option("--setup", "setup_text", default="{}",
               help="The game's setup as JSON, or @FILE.")
 @click.option("--host-seed", default=None, help="Secret seed (default: 256 random bits).")
 @click.option("--salt-key", default=None, help="64 hex digits (default: random).")
+@click.option("--from", "from_match", default=None, metavar="MAIN",
+              help="A Death Match: MAIN's EC against its DMO (tile_joust).")
+@click.option("--ec", default=None, help="With --from: which EC, when MAIN has several.")
+@click.option("--final", is_flag=True, help="The Final Match of the last two (tile_joust).")
 @click.option("--unsigned", is_flag=True,
               help="Run the match without signed checkpoints (its genesis entry says so); "
                    "without it, the host's key must exist (`arbiter init`).")
 @json_option
 @click.pass_context
-def match_create(ctx: click.Context, match_id: str, season_name: str, game: str, players: str,
-                 setup_text: str, host_seed: str | None, salt_key: str | None,
+def match_create(ctx: click.Context, match_id: str, season_name: str, game: str,
+                 players: str | None, setup_text: str, host_seed: str | None,
+                 salt_key: str | None, from_match: str | None, ec: str | None, final: bool,
                  unsigned: bool, as_json: bool) -> None:
     """Open a match of GAME for PLAYERS in a season. It commits to the secret seed and the
-    hidden setup in its first two entries; the host's key signs every round's close."""
+    hidden setup in its first two entries; the host's key signs every round's close. With
+    --from MAIN, the Death Match of MAIN's EC against its DMO; with --final, the Final Match of
+    the last two: the season names their players."""
     if setup_text.startswith("@"):
         setup = read_json(setup_text[1:], "setup file")
     else:
@@ -162,20 +171,25 @@ def match_create(ctx: click.Context, match_id: str, season_name: str, game: str,
             raise RuleViolation("invalid_setup", f"--setup is not JSON: {error}") from None
     if not isinstance(setup, dict):
         raise RuleViolation("invalid_setup", "the setup must be a JSON object")
-    setup["players"] = [p.strip() for p in players.split(",") if p.strip()]
+    if players is not None:
+        setup["players"] = [p.strip() for p in players.split(",") if p.strip()]
+    elif from_match is None and not final:
+        raise RuleViolation("invalid_input", "--players is required (but for --from and --final)")
     app = app_of(ctx)
     result = app.create_match(
         match_id=match_id, season=season_name, game=game, setup=setup,
         host_seed=host_seed or secrets.token_hex(32), salt_key=salt_key or secrets.token_hex(32),
-        at=now(), unsigned=unsigned)
+        at=now(), unsigned=unsigned, from_match=from_match, ec=ec, final=final)
     genesis = result.told[0]["data"]
     data = {"match": match_id, "game": game, "season": season_name,
             "players": genesis["players"], "seed_commitment": genesis["seed_commitment"],
-            "unsigned": unsigned,
+            "from": from_match, "final": final, "unsigned": unsigned,
             "host_key": None if unsigned else app.signer.verifier_key()}
+    what = (f"the Death Match from {from_match}" if from_match else
+            "the Final Match" if final else "a match")
     render.show(data, as_json, lambda: [
-        f"match {match_id} created: {game} for {len(data['players'])} players in season "
-        f"{season_name}",
+        f"match {match_id} created: {what} of {game} for {len(data['players'])} players in "
+        f"season {season_name}",
         render.pairs([("players", data["players"]),
                       ("seed commitment", data["seed_commitment"]),
                       ("checkpoints", "none: the match is unsigned" if unsigned else

@@ -91,10 +91,16 @@ def prepare_season(app: Arbiter, file: MatchFile) -> None:
 def play(app: Arbiter, file: MatchFile) -> tuple[dict[str, Any], list[str]]:
     """Run the file into the store; returns the results and every mismatch found."""
     prepare_season(app, file)
+    return run(app, file)
+
+
+def run(app: Arbiter, file: MatchFile, **season: Any) -> tuple[dict[str, Any], list[str]]:
+    """Create the match in its season (`season`: a Death Match's `from_match` and `ec`, or
+    `final`) and run its commands; the results and every mismatch found."""
     app.create_match(match_id=file.match, season=file.season, game=file.game,
                      setup={"players": file.players, **file.setup}, host_seed=file.host_seed,
                      salt_key=file.salt_key, at=file.created_at,
-                     allow_weak_seed=file.allow_weak_seed, unsigned=file.unsigned)
+                     allow_weak_seed=file.allow_weak_seed, unsigned=file.unsigned, **season)
     mismatches: list[str] = []
     steps = [Step(actor=p, do="contribute", args={"text": t})
              for p, t in file.contributions.items()] + file.commands
@@ -115,6 +121,29 @@ def play(app: Arbiter, file: MatchFile) -> tuple[dict[str, Any], list[str]]:
     if file.expect:
         mismatches.extend(compare(file.expect, outcome))
     return outcome, mismatches
+
+
+def renamed(file: MatchFile, names: dict[str, str]) -> MatchFile:
+    """The same match with its players renamed: every text of the file equal to a player id
+    (players, setup, commands, expectations; keys too) becomes the new name."""
+    unknown = set(names) - set(file.players)
+    if unknown:
+        raise RuleViolation("invalid_file", f"rename: {sorted(unknown)} do not play in "
+                            f"{file.match}")
+
+    def swap(value: Any) -> Any:
+        if isinstance(value, str):
+            return names.get(value, value)
+        if isinstance(value, list):
+            return [swap(item) for item in value]
+        if isinstance(value, dict):
+            return {swap(key): swap(item) for key, item in value.items()}
+        return value
+
+    data = file.model_dump(exclude_none=True)
+    kept = {key: data.pop(key) for key in ("format", "notes", "match", "season", "host_seed",
+                                           "salt_key", "created_at", "game") if key in data}
+    return MatchFile.model_validate({**swap(data), **kept})
 
 
 def compare(expect: Expectations, outcome: dict[str, Any]) -> list[str]:

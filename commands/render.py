@@ -219,17 +219,3 @@ def results(data: dict[str, Any], reveals: bool = True) -> list[RenderableType]:
                  for r in block_["reveals"]], title=f"round {block_['round']}: revealed"))
     return lines
 
-
-def standings_text(data: dict[str, Any]) -> str:
-    lines = [f"season {data['season']}"]
-    for row in data["players"]:
-        extra = f" garnets {row['garnets']}" if "garnets" in row else ""
-        lines.append(f"  {row['player']:<12} ToL {row['tol']} opal {row['opal']} "
-                     f"MoE {row['moe']} EC {row['ec']}{extra}")
-    lines.extend(f"  match {m['match']} ({m['game']})" for m in data["matches"])
-    for h in data["history"]:
-        cause = h["cause"]
-        why = (f"match {cause['match']} #{cause['seq']}: {cause['reason']}" if "match" in cause
-               else f"{next(iter(cause))}: {next(iter(cause.values()))}")
-        lines.append(f"  {h['player']:<12} {h['amount']:+d} {h['asset']:<8} {why}")
-    return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""The service commands: `serve`, `projections run|rebuild`, `tokens host|issue`.
+"""The service commands: `serve`, `projections run|rebuild`, `tokens host|issue|issue-all`.
 
 `register(cli)` adds them to the main group. docs/service.md describes the API, the tokens,
 the projections, deadlines and deployment. The HTTP stack and the projection tables (with
@@ -13,7 +13,6 @@ import signal
 import sys
 import threading
 from contextlib import closing
-from urllib.parse import quote
 
 import click
 
@@ -137,12 +136,32 @@ def tokens_issue(ctx: click.Context, match_id: str, player: str, url: str,
                  as_json: bool) -> None:
     """Issue PLAYER's token for MATCH, replacing any earlier one, and print it, then the
     personal link to send the player by DM (it opens their page)."""
-    from commands.http.tokens import Tokens
+    from commands.http.tokens import Tokens, join_link
 
     with closing(app_of(ctx, signing=False)) as app:
         if player not in app.match(match_id).players:
             raise RuleViolation("unknown_player", f"{player!r} does not play in {match_id}")
         token = Tokens(app).issue(match_id, player)
-    opens = link(url, f"/m/{quote(match_id, safe='')}/join", token)
+    opens = join_link(url, match_id, token)
     render.emit({"match": match_id, "player": player, "token": token, "link": opens}, as_json,
                 f"{token}\n{opens}")
+
+
+@tokens_group.command("issue-all", short_help="Issue every player's token and link at once.")
+@click.argument("match_id", metavar="MATCH")
+@PUBLIC_URL
+@json_option
+@click.pass_context
+def tokens_issue_all(ctx: click.Context, match_id: str, url: str, as_json: bool) -> None:
+    """Issue every player's token for MATCH at once, in one save, replacing earlier ones, and
+    print each with its personal link (once: send each player theirs by DM). One line a
+    player, each token and link whole, to copy."""
+    from commands.http.tokens import Tokens, join_link
+
+    with closing(app_of(ctx, signing=False)) as app:
+        issued = Tokens(app).issue_all(match_id, app.match(match_id).players)
+    rows = [{"match": match_id, "player": player, "token": token,
+             "link": join_link(url, match_id, token)} for player, token in issued.items()]
+    width = max(len(player) for player in issued)
+    render.emit(rows, as_json, "\n".join(
+        f"{row['player']:<{width}}  {row['token']}  {row['link']}" for row in rows))

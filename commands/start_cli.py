@@ -1,5 +1,5 @@
 """A host's first commands: `init` (the store, the signing key, the HTTP token) and `demo` (the
-sample matches of seeds/, played into the store the host goes on with).
+sample matches and seasons of seeds/, played into the store the host goes on with).
 
 `register(cli)` adds them to the main group. Both can be run again: what exists is kept.
 """
@@ -119,7 +119,8 @@ def init_text(data: dict[str, Any]) -> list[Any]:
 # -- demo -----------------------------------------------------------------------------------
 
 @click.command("demo", short_help="Play the sample matches into the store, and audit them.")
-@click.option("--seeds", "seeds_dir", default=None, help="A folder of match files.")
+@click.option("--seeds", "seeds_dir", default=None,
+              help="A folder of match files (and season files in its seasons/).")
 @key_option
 @name_option
 @json_option
@@ -128,8 +129,11 @@ def demo_command(ctx: click.Context, seeds_dir: str | None, key_path: str | None
                  as_json: bool) -> None:
     """Play every match file of seeds/ into the store (./arbiter.db unless --db says), signed
     with the host's key (made as `arbiter init` makes it, if there is none), check each
-    against its expectations, and verify each match's full audit bundle offline. A match
-    already in the store is not played again: it is checked and verified again."""
+    against its expectations, and verify each match's full audit bundle offline; then the
+    same for each season file of seeds/seasons/, from its first Main Match to its champion,
+    with its full season bundle. A match or season already in the store is not played again:
+    it is checked and verified again."""
+    from commands.season_cli import demo_seasons
     from commands.store import database_url
 
     folder = Path(seeds_dir) if seeds_dir else default_seeds()
@@ -147,14 +151,18 @@ def demo_command(ctx: click.Context, seeds_dir: str | None, key_path: str | None
         ("verifier key", key.signer.verifier_key())]))
     played = [demo_match(app, path, key.signer, say) for path in files]
     failed = [m["match"] for m in played if m["mismatches"] or not m["audit"]["verified"]]
+    seasons = demo_seasons(app, key.signer, folder, say)
+    missed = [s["season"] for s in seasons if s["mismatches"] or not s["audit"]["verified"]]
     data = {"store": url, "key_file": str(key.path), "key_created": key.created,
-            "verifier_key": key.signer.verifier_key(), "matches": played}
+            "verifier_key": key.signer.verifier_key(), "matches": played, "seasons": seasons}
     if as_json:
         render.show(data, True, list)
     else:
-        say("", f"{len(played)} matches, {len(played) - len(failed)} as expected and verified",
-            *next_steps(played, url))
-    if failed:
+        say("", f"{len(played)} matches, {len(played) - len(failed)} as expected and verified"
+            + (f"; {len(seasons)} season{'s' * (len(seasons) != 1)}, "
+               f"{len(seasons) - len(missed)} as expected and verified" if seasons else ""),
+            *next_steps(played, seasons, url))
+    if failed or missed:
         sys.exit(1)
 
 
@@ -200,7 +208,8 @@ def audit_of(app: Arbiter, match_id: str, signer: Signer) -> dict[str, Any]:
                        f"{len(found.checkpoints)} signed checkpoints, every result re-run)"}
 
 
-def next_steps(played: list[dict[str, Any]], url: str) -> list[Any]:
+def next_steps(played: list[dict[str, Any]], seasons: list[dict[str, Any]],
+               url: str) -> list[Any]:
     match = played[-1]["match"]
     player = played[-1]["outcome"]["players"][0]["player"]
     steps = [("the public view", f"arbiter view {match}"),
@@ -208,6 +217,11 @@ def next_steps(played: list[dict[str, Any]], url: str) -> list[Any]:
              ("its audit bundle", f"arbiter export {match} --full -o {match}.jsonl"),
              ("checked offline", f"arbiter verify {match}.jsonl"),
              ("its page", f"arbiter serve   (then http://127.0.0.1:8000/m/{match})")]
+    if seasons:
+        season = seasons[-1]["season"]
+        steps += [("the season", f"arbiter season show {season}"),
+                  ("its bundle", f"arbiter export --season {season} --full -o {season}.jsonl"),
+                  ("its page", f"http://127.0.0.1:8000/s/{season}, once served")]
     store = "" if url == DEFAULT_URL else " (each with the same --db or ARBITER_DATABASE_URL)"
     return [f"next, try{store}:", render.pairs(steps)]
 

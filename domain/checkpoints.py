@@ -1,4 +1,5 @@
-"""The signed checkpoints of one match, kept beside (not inside) its log.
+"""The signed checkpoints of a match or a season, kept beside (not inside) their logs, and the
+host's origin prefix that names every log it signs.
 
 A checkpoint signs the log's size and Merkle root; putting it in the log would change both.
 """
@@ -9,6 +10,9 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
 
+from domain.errors import RuleViolation
+from domain.season import DEFAULT_PREFIX, check_origin_prefix, match_origin
+
 
 class MatchCheckpoints(Aggregate):
     @staticmethod
@@ -16,8 +20,9 @@ class MatchCheckpoints(Aggregate):
         return uuid5(NAMESPACE_URL, f"arbiter/checkpoints/{match_id}")
 
     @event("Started")
-    def __init__(self, match_id: str) -> None:
+    def __init__(self, match_id: str, origin: str | None = None) -> None:
         self.match_id = match_id
+        self.origin = origin or match_origin(DEFAULT_PREFIX, match_id)
         self.notes: list[dict] = []
 
     @event("Signed")
@@ -28,3 +33,43 @@ class MatchCheckpoints(Aggregate):
     def for_round(self, round: int) -> dict | None:
         signed = [n for n in self.notes if n["round"] <= round]
         return signed[-1] if signed else None
+
+
+class SeasonCheckpoints(Aggregate):
+    """One signed note after each change of the season: its log, its public standings and the
+    latest checkpoint of each of its matches."""
+
+    @staticmethod
+    def create_id(season: str) -> UUID:
+        return uuid5(NAMESPACE_URL, f"arbiter/season-checkpoints/{season}")
+
+    @event("Started")
+    def __init__(self, season: str) -> None:
+        self.season = season
+        self.notes: list[dict] = []
+
+    @event("Signed")
+    def record(self, size: int, note: str) -> None:
+        self.notes.append({"size": size, "note": note})
+
+
+class HostOrigin(Aggregate):
+    """The prefix of every checkpoint origin this host signs (c2sp.org/tlog-checkpoint asks for
+    unique origins): set once, e.g. the host's domain. Seasons record it when they start."""
+
+    @staticmethod
+    def create_id() -> UUID:
+        return uuid5(NAMESPACE_URL, "arbiter/host/origin")
+
+    @event("Set")
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    @classmethod
+    def set(cls, prefix: str) -> HostOrigin:
+        return cls(prefix=check_origin_prefix(prefix))
+
+    def check_same(self, prefix: str) -> None:
+        if prefix != self.prefix:
+            raise RuleViolation("origin_set", f"this host signs as {self.prefix!r} already; an "
+                                "origin prefix is set once")

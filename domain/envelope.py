@@ -88,3 +88,40 @@ def forgery(record: dict[str, Any], salt_key: bytes, prev: str) -> str | None:
             for i, (part, sealed) in enumerate(zip(parts, entry["seals"], strict=False))):
         return f"entry {seq}: a sealed part does not open its commitment"
     return None
+
+
+# -- the season log ------------------------------------------------------------------------
+# A season entry: {"v", "season", "seq", "prev", "kind", "actor", "at", "public", "seals"};
+# no round (a season has none) and no postings (a season entry's data is what it moves).
+# Its own prefix keeps a season entry from ever passing for a match entry, and back.
+SEASON_PREFIX = b"arbiter/season/v1\n"
+
+
+def season_entry_hash(entry: dict[str, Any]) -> str:
+    return hashlib.sha256(SEASON_PREFIX + entry_bytes(entry)).hexdigest()
+
+
+def seal_season_entry(
+    *,
+    season: str,
+    seq: int,
+    prev: str,
+    salt_key: bytes,
+    public: dict[str, Any] | None,
+    parts: Sequence[dict[str, Any]],
+) -> dict[str, Any]:
+    """Build and hash one season entry. `public` is {kind, actor, at, data}, or None when the
+    entry is sealed whole in its one part."""
+    entry: dict[str, Any] = {
+        "v": VERSION,
+        "season": season,
+        "seq": seq,
+        "prev": prev,
+        "kind": public["kind"] if public else None,
+        "actor": public["actor"] if public else None,
+        "at": public["at"] if public else None,
+        "public": public["data"] if public else None,
+        "seals": [commitment(salt(salt_key, seq, i), part) for i, part in enumerate(parts)],
+    }
+    entry["hash"] = season_entry_hash(entry)
+    return entry

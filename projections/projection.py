@@ -18,7 +18,7 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
 
-from domain.checkpoints import MatchCheckpoints
+from domain.checkpoints import MatchCheckpoints, SeasonCheckpoints
 from domain.match import Match
 from domain.season import Season
 from projections.follow import MatchFollower
@@ -34,7 +34,10 @@ class Ledger(Application):
     name = APPLICATION
 
 
-TOPICS = tuple(get_topic(cls) for aggregate in (Match, Season, MatchCheckpoints)
+# A season's checkpoints show in no table, but each is saved with the change it signs: followed,
+# they keep the tracked position at the end of that save, where a rebuild puts it.
+TOPICS = tuple(get_topic(cls)
+               for aggregate in (Match, Season, MatchCheckpoints, SeasonCheckpoints)
                for cls in vars(aggregate).values()
                if isinstance(cls, type) and issubclass(cls, Aggregate.Event))
 

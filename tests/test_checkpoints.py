@@ -40,7 +40,7 @@ def test_without_a_key_a_match_is_created_only_unsigned_and_then_never_signed(db
     with pytest.raises(RuleViolation) as caught:
         new_match(keyless)
     assert caught.value.code == "no_host_key"
-    assert keyless.season("spring").matches == []  # nothing saved
+    assert keyless.season("spring").matches == {}  # nothing saved
     with pytest.raises(RuleViolation):
         keyless.match("m1")
     keyless.create_match(match_id="m1", season="spring", game="sealed_bid",

@@ -4,10 +4,17 @@ everything else (and answer with their own codes)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
 
 from commands.app import Outcome
 
@@ -64,8 +71,9 @@ Amount = Annotated[int, Field(strict=True, ge=-LIMIT, le=LIMIT)]
 
 MatchId = Annotated[str, Path(max_length=100, description="The match id"),
                     AfterValidator(plain_name)]
-SeasonId = Annotated[str, Path(max_length=100, description="The season id"),
-                     AfterValidator(plain_name)]
+SEASON_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
+ORIGIN_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._~-]*(/[A-Za-z0-9._~-]+)*$"
+SeasonId = Annotated[str, Path(pattern=SEASON_PATTERN, description="The season id")]
 PlayerId = Annotated[str, Path(max_length=100, description="A player of the match"),
                      AfterValidator(plain_name)]
 
@@ -74,19 +82,87 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class OriginIn(Body):
+    prefix: str = Field(max_length=200, pattern=ORIGIN_PATTERN,
+                        description="The prefix of every checkpoint origin this host signs, "
+                                    "set once: e.g. its domain")
+
+
 class SeasonIn(Body):
-    name: Name
+    name: str = Field(pattern=SEASON_PATTERN, description="1 to 64 letters, digits, '.', '_' "
+                                                          "or '-'")
 
 
 class PlayerIn(Body):
-    player: Name
+    """One player, or a list registered in one save (all or none)."""
+
+    player: Name | None = None
+    players: list[Name] | None = Field(default=None, min_length=1, max_length=500)
+
+    @model_validator(mode="after")
+    def check_one_form(self) -> PlayerIn:
+        if (self.player is None) == (self.players is None):
+            raise ValueError("give player or players")
+        return self
+
+    @property
+    def names(self) -> list[str]:
+        return [self.player] if self.player is not None else list(self.players)
 
 
-class GrantIn(Body):
+class GrantLine(Body):
     player: Name
     amount: Amount = Field(description="Negative to take away")
     asset: Name = "garnets"
     reason: Text
+
+
+class GrantIn(Body):
+    """One grant (player, amount, asset, reason), or a list of them in one save (all or
+    none)."""
+
+    player: Name | None = None
+    amount: Amount | None = Field(default=None, description="Negative to take away")
+    asset: Name = "garnets"
+    reason: Text | None = None
+    grants: list[GrantLine] | None = Field(default=None, min_length=1, max_length=1000)
+
+    @model_validator(mode="after")
+    def check_one_form(self) -> GrantIn:
+        single = (self.player, self.amount, self.reason)
+        if (self.grants is None and None in single) or (self.grants is not None and any(
+                v is not None for v in single)):
+            raise ValueError("give player, amount and reason, or grants")
+        return self
+
+    @property
+    def lines(self) -> list[GrantLine]:
+        if self.grants is not None:
+            return list(self.grants)
+        return [GrantLine(player=self.player, amount=self.amount, asset=self.asset,
+                          reason=self.reason)]
+
+
+class DmoIn(Body):
+    match: Name = Field(description="The Main Match")
+    dmo: Name
+    ec: Name | None = Field(default=None, description="Which EC (or early King), when the "
+                                                      "Main Match has several")
+    reason: Text = Field(description="How the DMO was chosen")
+
+
+class RulingIn(Body):
+    player: Name
+    reason: Text
+    changes: dict[Literal["tol", "opal", "moe"], Amount] = Field(default_factory=dict)
+    status: Literal["eliminated", "reinstated"] | None = None
+
+
+class TokensIn(Body):
+    base_url: str | None = Field(default=None, max_length=500,
+                                 pattern=r"^https?://[^\s?#]+$",
+                                 description="The service's public address: each player's "
+                                             "link is BASE/m/MATCH/join#TOKEN")
 
 
 class TransferIn(Body):
@@ -98,9 +174,11 @@ class TransferIn(Body):
 
 class MatchIn(Body):
     match: Name
-    season: Name
+    season: str = Field(pattern=SEASON_PATTERN)
     game: Name
-    players: list[Name] = Field(min_length=1, max_length=100, description="In seat order")
+    players: list[Name] | None = Field(
+        default=None, min_length=1, max_length=100,
+        description="In seat order; a Death Match's and the Final's come from the season")
     setup: Args = Field(default_factory=dict, description="The game's setup, but players")
     host_seed: Seed | None = Field(
         default=None, description="Secret seed (default: 256 random bits); under 32 "
@@ -112,6 +190,12 @@ class MatchIn(Body):
         "entry says so); without it, a service with no host key refuses (no_host_key)")
     salt_key: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] | None = Field(
         default=None, description="64 hex digits (default: random)")
+    from_: Name | None = Field(default=None, alias="from",
+                               description="A Death Match (tile_joust): this Main Match's EC "
+                                           "against its DMO")
+    ec: Name | None = Field(default=None, description="With from: which EC, when several")
+    final: bool = Field(default=False, description="The Final Match of the last two "
+                                                   "(tile_joust)")
 
 
 class CommandIn(Body):
@@ -145,6 +229,7 @@ class TokenOut(BaseModel):
     match: str
     player: str
     token: str
+    link: str | None = None
 
 
 class OutcomeOut(BaseModel):

@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import secrets
 import time
+from urllib.parse import quote
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -22,6 +23,12 @@ from eventsourcing.utils import retry
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)
+
+
+def join_link(base_url: str, match_id: str, token: str) -> str:
+    """A player's personal link, BASE/m/MATCH/join#TOKEN (docs/pages.md): the token rides in
+    the fragment, which browsers never send, so no server or proxy log ever holds it."""
+    return f"{base_url.rstrip('/')}/m/{quote(match_id, safe='')}/join#{token}"
 
 
 def digest_of(token: str) -> str:
@@ -96,6 +103,16 @@ class Tokens:
         tokens.issue(player=player, digest=digest_of(token))
         self.app.save(tokens)
         return token
+
+    @retry(IntegrityError, max_attempts=10, wait=0.01)
+    def issue_all(self, match_id: str, players: list[str]) -> dict[str, str]:
+        """A new token for every player of `match_id`, in one save, replacing earlier ones."""
+        issued = {player: new_token() for player in players}
+        tokens = self._get(PlayerTokens.create_id(match_id)) or PlayerTokens(match_id=match_id)
+        for player, token in issued.items():
+            tokens.issue(player=player, digest=digest_of(token))
+        self.app.save(tokens)
+        return issued
 
     def is_host(self, token: str) -> bool:
         digest = digest_of(token)

@@ -20,6 +20,8 @@ PUBLIC = [
     ("GET", "/matches/{m}/bundle", None),
     ("GET", "/matches/{m}/events", None),
     ("GET", "/seasons/{s}", None),
+    ("GET", "/seasons/{s}/checkpoints", None),
+    ("GET", "/seasons/{s}/bundle", None),
 ]
 PLAYER = [
     ("POST", "/matches/{m}/players/ann/commands", {"command": "bid", "args": {"amount": 3}}),
@@ -30,14 +32,19 @@ PLAYER = [
     ("GET", "/matches/{m}/players/ann/events", None),
 ]
 HOST = [
+    ("POST", "/origin", {"prefix": "games.example.org"}),
     ("POST", "/seasons", {"name": "autumn"}),
     ("POST", "/seasons/{s}/players", {"player": "dan"}),
     ("POST", "/seasons/{s}/grants", {"player": "ann", "amount": 1, "reason": "prize"}),
     ("POST", "/seasons/{s}/transfers", {"giver": "ann", "receiver": "bob", "amount": 1}),
+    ("POST", "/seasons/{s}/dmos", {"match": "m1", "dmo": "bob", "reason": "drawn"}),
+    ("POST", "/seasons/{s}/rulings", {"player": "ann", "reason": "a ruling",
+                                      "changes": {"tol": 1}}),
     ("GET", "/seasons/{s}/host", None),
     ("POST", "/matches", {"match": "m3", "season": "spring", "game": "sealed_bid",
                           "players": PLAYERS}),
     ("POST", "/matches/{m}/players/ann/token", None),
+    ("POST", "/matches/{m}/tokens", {}),
     ("POST", "/matches/{m}/commands", {"command": "open_match"}),
     ("POST", "/matches/{m}/close", {}),
     ("POST", "/matches/{m}/deadline", {"deadline": "2030-01-01T00:00:00Z"}),

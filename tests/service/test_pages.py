@@ -9,6 +9,7 @@ import copy
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,12 +24,15 @@ from commands.http.pages.player import sent_of
 from commands.http.pages.public import told
 from commands.http.service import Settings
 from commands.http.tokens import Tokens
+from commands.seasonfile import load_season, play_season
 from domain.decider import HOST, PUBLIC
 from domain.match import Match
 from projections import story
 from projections.inbox import inbox
 from projections.views import view
 from tests.support.host_key import SIGNER
+
+SPRING = Path(__file__).resolve().parents[2] / "seeds" / "seasons" / "spring.json"
 
 CANARY, NUMBER = "CANARY", 987_654_321
 
@@ -180,6 +184,31 @@ def test_the_index_and_season_pages_list_matches_and_winners_and_no_garnets(seed
         cells = re.findall(r"<td>(-?\d+)</td>", row.group(1))
         balances = standings.balances[player]
         assert cells == [str(balances[a]) for a in ("tol", "opal", "moe", "ec")]
+
+
+def test_the_season_page_tells_who_is_still_in_and_where_each_other_player_left(tmp_path):
+    """The seed season (seeds/seasons/spring.json): gil loses the first Death Match, amy the
+    second but spends a Token of Life to stay, the host's ruling sends ben, cal, dee and eve
+    out before the Final, and fin wins it."""
+    url = f"sqlite:///{tmp_path}/season.db"
+    app = Arbiter(url, signer=SIGNER)
+    _, mismatches = play_season(app, load_season(SPRING), SPRING.parent)
+    assert mismatches == []
+    with TestClient(create_app(Settings(url=url, signer=SIGNER))) as client:
+        def projected() -> bool:  # the views hold the whole season, not a fold of the log
+            text = client.get("/s/spring").text
+            return "fin won the season" in text and 'href="/m/spring-final"' in text and \
+                "No match yet" not in text
+
+        eventually(projected, timeout=60)
+        text = client.get("/s/spring").text
+    app.close()
+    assert "Still in: amy, fin." in text
+    assert 'gil left the season in <a href="/m/spring-dm-1">spring-dm-1</a>.' in text
+    for player in ("ben", "cal", "dee", "eve"):
+        assert f"{player} left the season by the host's ruling." in text
+    assert "amy left the season" not in text  # reinstated by her Token of Life
+    assert "Garnets" not in text
 
 
 def test_unknown_pages_answer_with_a_page_and_the_api_keeps_its_json(seeded):

@@ -89,7 +89,8 @@ def season_page(season: SeasonId, svc: Svc) -> HTMLResponse:
 
 
 def caused(history: list[dict[str, Any]], asset: str) -> list[dict[str, Any]]:
-    """Who gained `asset`, and in which match (None: the host granted it)."""
+    """Who gained `asset`, and in which match (None: the host granted it). The history's other
+    lines (a registration, a match joined, a ruling) move no asset."""
     return [{"player": h["player"], "match": h["cause"].get("match"),
              "why": h["cause"].get("reason") or next(iter(h["cause"].values()), "")}
-            for h in history if h["asset"] == asset and h["amount"] > 0]
+            for h in history if h.get("asset") == asset and h["amount"] > 0]

@@ -1,5 +1,6 @@
-"""The host, with the host token: seasons, players, garnets, matches, player tokens, host
-commands, closes, deadlines, corrections, the end; the host view and dashboard."""
+"""The host, with the host token: the origin prefix, seasons, players, garnets, DMOs, rulings,
+matches (Death Matches and the Final too), player tokens, host commands, closes, deadlines,
+corrections, the end; the host view and dashboard."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from sse_starlette.sse import EventSourceResponse
 
+from commands.app import Grant
 from commands.http.auth import Svc, host
 from commands.http.errors import ERRORS
 from commands.http.models import (
@@ -16,16 +18,20 @@ from commands.http.models import (
     CommandIn,
     CorrectionIn,
     DeadlineIn,
+    DmoIn,
     EndIn,
     GrantIn,
     MatchId,
     MatchIn,
+    OriginIn,
     OutcomeOut,
     PlayerId,
     PlayerIn,
+    RulingIn,
     SeasonId,
     SeasonIn,
     TokenOut,
+    TokensIn,
     TransferIn,
 )
 from commands.http.reading import check_plays, read_dashboard, read_standings, read_view
@@ -33,6 +39,7 @@ from commands.http.routes.players import client_id
 from commands.http.routes.public import MinSeq, Round, followable
 from commands.http.service import Service, now
 from commands.http.streams import After, LastEventId, stream
+from commands.http.tokens import join_link
 from domain.decider import HOST
 from domain.errors import RuleViolation
 
@@ -46,27 +53,63 @@ def command(svc: Service, match_id: str, name: str, args: dict[str, Any],
 
 # -- seasons --------------------------------------------------------------------------------
 
+@router.post("/origin", summary="Set (once) the prefix of every checkpoint origin signed")
+def set_origin(body: OriginIn, svc: Svc) -> dict[str, str]:
+    svc.arbiter.set_origin_prefix(body.prefix)
+    return {"origin_prefix": svc.arbiter.origin_prefix()}
+
+
 @router.post("/seasons", status_code=201, summary="Start a season")
 def create_season(body: SeasonIn, svc: Svc) -> dict[str, str]:
-    svc.arbiter.create_season(body.name)
-    return {"season": body.name}
+    svc.arbiter.create_season(body.name, at=now())
+    svc.recorded()
+    return {"season": body.name, "origin": svc.arbiter.season(body.name).origin}
 
 
-@router.post("/seasons/{season}/players", status_code=201, summary="Register a player")
-def register_player(season: SeasonId, body: PlayerIn, svc: Svc) -> dict[str, str]:
-    svc.arbiter.register(season, body.player)
-    return {"season": season, "player": body.player}
+@router.post("/seasons/{season}/players", status_code=201,
+             summary="Register a player, or a list of players in one save (all or none)")
+def register_player(season: SeasonId, body: PlayerIn, svc: Svc) -> dict[str, Any]:
+    svc.arbiter.register_all(season, body.names, at=now())
+    svc.recorded()
+    if body.player is not None:
+        return {"season": season, "player": body.player}
+    return {"season": season, "players": body.names}
 
 
-@router.post("/seasons/{season}/grants", summary="Grant (or take) an asset, with a reason")
+@router.post("/seasons/{season}/grants",
+             summary="Grant (or take) an asset with a reason; or a list of grants in one save")
 def grant(season: SeasonId, body: GrantIn, svc: Svc) -> dict[str, Any]:
-    svc.arbiter.grant(season, body.player, body.asset, body.amount, body.reason)
-    return {"season": season, **body.model_dump()}
+    lines = body.lines
+    svc.arbiter.grant_all(season, [Grant(g.player, g.amount, g.asset, g.reason) for g in lines],
+                          at=now())
+    svc.recorded()
+    if body.grants is None:
+        return {"season": season, **lines[0].model_dump()}
+    return {"season": season, "grants": [g.model_dump() for g in lines]}
 
 
 @router.post("/seasons/{season}/transfers", summary="Trade garnets between two players")
 def transfer(season: SeasonId, body: TransferIn, svc: Svc) -> dict[str, Any]:
-    svc.arbiter.transfer(season, body.giver, body.receiver, body.amount, body.reason)
+    svc.arbiter.transfer(season, body.giver, body.receiver, body.amount, body.reason, at=now())
+    svc.recorded()
+    return {"season": season, **body.model_dump()}
+
+
+@router.post("/seasons/{season}/dmos",
+             summary="Record the DMO of a Main Match's EC, where its rules leave it to the host")
+def record_dmo(season: SeasonId, body: DmoIn, svc: Svc) -> dict[str, Any]:
+    svc.arbiter.record_dmo(season, body.match, body.dmo, body.reason, ec=body.ec, at=now())
+    svc.recorded()
+    ec = svc.arbiter.season(season).ec_of(body.match, body.ec)
+    return {"season": season, **body.model_dump(), "ec": ec}
+
+
+@router.post("/seasons/{season}/rulings",
+             summary="A host ruling with its reason (a Token of Life spent to stay, ...)")
+def rule(season: SeasonId, body: RulingIn, svc: Svc) -> dict[str, Any]:
+    svc.arbiter.rule(season, body.player, body.reason, changes=body.changes,
+                     status=body.status, at=now())
+    svc.recorded()
     return {"season": season, **body.model_dump()}
 
 
@@ -80,12 +123,15 @@ def host_standings(season: SeasonId, svc: Svc) -> dict[str, Any]:
 @router.post("/matches", status_code=201,
              summary="Create a match: commits the seed and the hidden setup")
 def create_match(body: MatchIn, svc: Svc) -> dict[str, str]:
+    setup = body.setup if body.players is None else {**body.setup, "players": body.players}
+    if body.players is None and body.from_ is None and not body.final:
+        raise RuleViolation("invalid_input", "players: required but for from and final")
     outcome = svc.arbiter.create_match(
-        match_id=body.match, season=body.season, game=body.game,
-        setup={**body.setup, "players": body.players},
+        match_id=body.match, season=body.season, game=body.game, setup=setup,
         host_seed=body.host_seed or secrets.token_hex(32),
         salt_key=body.salt_key or secrets.token_hex(32), at=now(),
-        allow_weak_seed=body.allow_weak_seed, unsigned=body.unsigned)
+        allow_weak_seed=body.allow_weak_seed, unsigned=body.unsigned, from_match=body.from_,
+        ec=body.ec, final=body.final)
     svc.recorded()
     return {"match": body.match,
             "seed_commitment": outcome.told[0]["data"]["seed_commitment"]}
@@ -96,6 +142,15 @@ def create_match(body: MatchIn, svc: Svc) -> dict[str, str]:
 def issue_token(match_id: MatchId, player: PlayerId, svc: Svc) -> TokenOut:
     check_plays(svc.arbiter.match(match_id), player)
     return TokenOut(match=match_id, player=player, token=svc.tokens.issue(match_id, player))
+
+
+@router.post("/matches/{match_id}/tokens", status_code=201,
+             summary="Issue every player's token for this match at once (replacing earlier ones)")
+def issue_tokens(match_id: MatchId, body: TokensIn, svc: Svc) -> list[TokenOut]:
+    issued = svc.tokens.issue_all(match_id, svc.arbiter.match(match_id).players)
+    return [TokenOut(match=match_id, player=player, token=token,
+                     link=join_link(body.base_url, match_id, token) if body.base_url else None)
+            for player, token in issued.items()]
 
 
 @router.post("/matches/{match_id}/commands",

@@ -1,4 +1,5 @@
-"""Anyone, no token: public views, the audit view, checkpoints, public bundles, standings."""
+"""Anyone, no token: public views, the audit view, checkpoints, public bundles (a match's and a
+season's), the season as the public sees it."""
 
 from __future__ import annotations
 
@@ -68,6 +69,24 @@ async def public_events(match_id: MatchId, svc: Svc,
     return stream(svc, match_id, PUBLIC, after, last_event_id)
 
 
-@router.get("/seasons/{season}", summary="Season standings as the public sees them")
+@router.get("/seasons/{season}", summary="The season as the public sees it: standings (no "
+                                         "garnets), who is in, who left where, each match")
 def season_standings(season: SeasonId, svc: Svc) -> dict[str, Any]:
     return read_standings(svc, season, PUBLIC)
+
+
+@router.get("/seasons/{season}/checkpoints",
+            summary="The season's signed checkpoints, each naming its matches' latest")
+def season_checkpoints(season: SeasonId, svc: Svc) -> list[dict[str, Any]]:
+    return svc.arbiter.season_checkpoints(season).notes
+
+
+@router.get("/seasons/{season}/bundle", response_class=PlainTextResponse,
+            summary="The public season bundle (JSON Lines, docs/audit.md)")
+def season_bundle(season: SeasonId, svc: Svc) -> PlainTextResponse:
+    signer = svc.arbiter.signer
+    key = signer.verifier_key() if signer else None
+    if key is not None:
+        check_signed_by(svc.arbiter.signed_notes(season), parse_verifier_key(key))
+    return PlainTextResponse("".join(svc.arbiter.season_bundle(season, PUBLIC_BUNDLE, key)),
+                             media_type="application/x-ndjson")
