@@ -9,6 +9,7 @@ verifier that parses it hashes the same bytes the host hashed.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import msgspec
@@ -62,15 +63,21 @@ _FAST_DECODER = msgspec.json.Decoder(float_hook=_refuse_float)
 _FAST_ENCODING = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
 
 
+# UTF-8 lead bytes of U+E000 and above: only there may orjson's key order (by code point)
+# differ from RFC 8785's (by UTF-16 code unit).
+_UTF16_ORDER_DIFFERS = re.compile(rb"[\xee-\xf4]")
+
+
 def read_fast(raw: bytes) -> Any:
-    """The value of one ASCII line (ending in a newline) through C code, if re-encoding it gives
-    the line back byte for byte; else None, and `loads` says what is wrong. msgspec refuses
-    floats as it parses; orjson refuses integers past ±(2^53−1) and, for ASCII text, escapes
-    exactly as RFC 8785 does and sorts keys the same (tests/audit/test_bundle.py checks it)."""
-    if not raw.endswith(b"\n") or not raw.isascii():
+    """The value of one line (ending in a newline) through C code, if re-encoding it gives the
+    line back byte for byte; else None, and `loads` says what is wrong. msgspec refuses floats as
+    it parses; orjson refuses integers past ±(2^53−1), escapes exactly as RFC 8785 does (every
+    ASCII character checked in tests/audit/test_bundle.py; anything else is written as UTF-8 by
+    both) and sorts keys the same below U+E000."""
+    if not raw.endswith(b"\n") or (not raw.isascii() and _UTF16_ORDER_DIFFERS.search(raw)):
         return None
     try:
         value = _FAST_DECODER.decode(raw)
         return value if orjson.dumps(value, option=_FAST_ENCODING) == raw[:-1] else None
-    except (msgspec.DecodeError, orjson.JSONEncodeError):
+    except (msgspec.DecodeError, orjson.JSONEncodeError, UnicodeDecodeError):
         return None
