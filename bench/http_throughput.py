@@ -13,15 +13,20 @@ Prints throughput, p50/p99 latency for both, and the ratio HTTP / in-process.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
+import shutil
 import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -70,8 +75,9 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered) * 1000, ordered[int(len(ordered) * 0.99) - 1] * 1000
 
 
-def through_http(url: str, app: Arbiter, names: list[str], clients: int, votes: int,
-                 workers: int) -> tuple[float, list[float]]:
+@contextmanager
+def serving(url: str, workers: int) -> Iterator[str]:
+    """`arbiter serve` on a free port; yields its base URL."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -87,12 +93,58 @@ def through_http(url: str, app: Arbiter, names: list[str], clients: int, votes: 
                 break
             except httpx.HTTPError:
                 time.sleep(0.2)
-        host = httpx.Client(base_url=base, headers={
-            "Authorization": f"Bearer {Tokens(app).set_host()}"})
+        yield base
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=60)
+
+
+def tokens_of(base: str, app: Arbiter, jobs: list[tuple[str, str, str]]) -> list[str]:
+    host = httpx.Client(base_url=base, headers={
+        "Authorization": f"Bearer {Tokens(app).set_host()}"})
+    return [host.post(f"/matches/{m}/players/{p}/token").json()["token"] for m, p, _ in jobs]
+
+
+def through_wrk(url: str, app: Arbiter, names: list[str], clients: int, seconds: int,
+                workers: int) -> float:
+    """Votes per second over HTTP with wrk (bench/votes.lua: one thread a client)."""
+    with serving(url, workers) as base, tempfile.NamedTemporaryFile("w", suffix=".tsv") as plan_:
+        jobs = plan(names, clients)
+        for (match, voter, other), token in zip(jobs, tokens_of(base, app, jobs), strict=True):
+            body = json.dumps({"command": "vote", "args": {"candidate": other}})
+            plan_.write(f"/matches/{match}/players/{voter}/commands\t{token}\t{body}\n")
+        plan_.flush()
+        out = subprocess.run(
+            ["wrk", f"-t{clients}", f"-c{clients}", f"-d{seconds}s", "-s",
+             str(ROOT / "bench" / "votes.lua"), base], capture_output=True, text=True,
+            env={**os.environ, "ARBITER_CLIENTS": plan_.name}, check=True).stdout
+    if "status" in out:
+        raise RuntimeError(f"refused votes under wrk: {out}")
+    return float(re.search(r"Requests/sec:\s+([0-9.]+)", out)[1])
+
+
+def compare(server: str, clients: int, matches: int, votes: int,
+            workers: int) -> tuple[float, float]:
+    """Votes per second over HTTP (wrk when installed, else httpx threads) and in-process, on
+    a throwaway PostgreSQL database."""
+    with postgres_url(server) as url:
+        app = Arbiter(url, signer=keys.generate("bench-host"))
+        if shutil.which("wrk"):
+            http = through_wrk(url, app, set_up(app, "http-", matches), clients, 15, workers)
+        else:
+            http = through_http(url, app, set_up(app, "http-", matches), clients, votes,
+                                workers)[0]
+        local = in_process(app, set_up(app, "app-", matches), clients, votes)[0]
+        app.close()
+    return http, local
+
+
+def through_http(url: str, app: Arbiter, names: list[str], clients: int, votes: int,
+                 workers: int) -> tuple[float, list[float]]:
+    with serving(url, workers) as base:
         jobs = plan(names, clients)
         busy: list[int] = []
-        tokens = [host.post(f"/matches/{m}/players/{p}/token").json()["token"]
-                  for m, p, _ in jobs]
+        tokens = tokens_of(base, app, jobs)
 
         def client(c: int) -> list[float]:
             match, voter, other = jobs[c]
@@ -112,9 +164,6 @@ def through_http(url: str, app: Arbiter, names: list[str], clients: int, votes: 
         rate, samples = run(clients, client)
         print(f"http: {len(busy)} answers 503 busy (sent again)")
         return rate, samples
-    finally:
-        server.send_signal(signal.SIGINT)
-        server.wait(timeout=60)
 
 
 def in_process(app: Arbiter, names: list[str], clients: int,
