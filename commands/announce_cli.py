@@ -18,7 +18,6 @@ import click
 from commands import render
 from commands.console import app_of, json_option
 from commands.inputs import check_round
-from domain.decider import PUBLIC
 from domain.errors import RuleViolation
 
 LIMIT = 2000  # characters in one Discord message
@@ -84,7 +83,7 @@ def announce(ctx: click.Context, match_id: str, round_: int | None, url: str | N
     with closing(app_of(ctx, signing=False)) as app:
         match = app.match(match_id)
         check_round(round_, match.round, match.ended, match_id)
-        round_ = last_told(view(match, PUBLIC)) if round_ is None else round_
-        public = view(match, PUBLIC, round_)
+        round_ = last_told(view(match, "public")) if round_ is None else round_
+        public = view(match, "public", round_)
         messages = announcement(public, round_, app.checkpoints(match_id).notes, url)
     render.emit(messages, as_json, SEPARATOR.join(messages))
