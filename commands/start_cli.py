@@ -108,9 +108,9 @@ def init_text(data: dict[str, Any]) -> list[Any]:
             key["verifier_key"],
             "next:",
             render.pairs([
-                ("a season", "arbiter season create spring"),
-                ("its players", "arbiter season register spring alice bob carol ..."),
-                ("a match", "arbiter match create kc-1 --season spring --game kings_court "
+                ("a season", "arbiter season create autumn"),
+                ("its players", "arbiter season register autumn alice bob carol ..."),
+                ("a match", "arbiter match create kc-1 --season autumn --game kings_court "
                             "--players alice,bob,carol,..."),
                 ("the games", "arbiter games"),
                 ("all of it", "README.md, \"Your first hour\"")])]
@@ -160,8 +160,9 @@ def demo_command(ctx: click.Context, seeds_dir: str | None, key_path: str | None
     else:
         say("", f"{len(played)} matches, {len(played) - len(failed)} as expected and verified"
             + (f"; {len(seasons)} season{'s' * (len(seasons) != 1)}, "
-               f"{len(seasons) - len(missed)} as expected and verified" if seasons else ""),
-            *next_steps(played, seasons, url))
+               f"{len(seasons) - len(missed)} as expected and verified" if seasons else ""))
+        # One line each, never wrapped by the terminal's width: every command copies whole.
+        click.echo("\n".join(next_steps(played, seasons, url)))
     if failed or missed:
         sys.exit(1)
 
@@ -209,7 +210,7 @@ def audit_of(app: Arbiter, match_id: str, signer: Signer) -> dict[str, Any]:
 
 
 def next_steps(played: list[dict[str, Any]], seasons: list[dict[str, Any]],
-               url: str) -> list[Any]:
+               url: str) -> list[str]:
     match = played[-1]["match"]
     player = played[-1]["outcome"]["players"][0]["player"]
     steps = [("the public view", f"arbiter view {match}"),
@@ -223,7 +224,7 @@ def next_steps(played: list[dict[str, Any]], seasons: list[dict[str, Any]],
                   ("its bundle", f"arbiter export --season {season} --full -o {season}.jsonl"),
                   ("its page", f"http://127.0.0.1:8000/s/{season}, once served")]
     store = "" if url == DEFAULT_URL else " (each with the same --db or ARBITER_DATABASE_URL)"
-    return [f"next, try{store}:", render.pairs(steps)]
+    return [f"next, try{store}:", *(f"  {what}: {command}" for what, command in steps)]
 
 
 def default_seeds() -> Path:
