@@ -21,7 +21,7 @@ import click
 
 from audit.errors import AuditError
 from commands import render
-from commands.console import app_of, json_option
+from commands.console import app_of, db_of, json_option
 from commands.inputs import pasted_note, read_json
 
 if TYPE_CHECKING:
@@ -78,7 +78,8 @@ def vkey_of(vkey: str | None) -> VerifierKey | None:
 
 def register(cli: click.Group) -> None:
     for command in (keys_group, checkpoint_command, receipt_group, export_command,
-                    verify_command, replay_command, diff_command, bisect_command):
+                    verify_command, check_command, replay_command, diff_command,
+                    bisect_command):
         cli.add_command(command)
 
 
@@ -276,6 +277,45 @@ def verified_data(audit: Any) -> dict[str, Any]:
     return {**found, "match": h.match, "game": h.game, "rules_version": h.rules_version,
             "season": h.season, "players": h.players, "unsigned": bool(h.unsigned),
             "weak_seed": bool(h.weak_seed), "ended": audit.ended, "results": audit.results}
+
+
+@click.command("check", short_help="Check every stored entry, checkpoint and balance.")
+@click.option("--key", "vkey", default=None, metavar="VKEY",
+              help="The host's verifier key the stored checkpoints must be signed by (default: "
+                   "the configured key file's).")
+@json_option
+@click.pass_context
+def check_command(ctx: click.Context, vkey: str | None, as_json: bool) -> None:
+    """Check the whole store: every entry of every match and season re-hashed and chained,
+    every sealed part against its commitment, every signed checkpoint against the log it
+    signs, every command and every balance re-derived by the rules, every snapshot against
+    the replay. Exit 0 when it holds, 1 naming the first forged or missing entry."""
+    from commands.check import StoreFault, check_store
+    from commands.console import store_name
+    from commands.store import database_url
+
+    key = vkey_of(vkey)
+    if key is None:
+        signer = signer_from()
+        key = vkey_of(signer.verifier_key()) if signer else None
+    app = app_of(ctx, signing=False)
+    store = store_name(database_url(db_of(ctx)))
+    try:
+        found = check_store(app, key)
+    except StoreFault as fault:
+        if as_json:
+            click.echo(json.dumps({"intact": False, "store": store, "code": fault.code,
+                                   "message": fault.message}, indent=2, sort_keys=True))
+        else:
+            click.echo(f"FAILED {fault.code}: {fault.message}")
+        sys.exit(1)
+    data = {"intact": True, "store": store, "matches": found.matches, "entries": found.entries,
+            "seasons": found.seasons, "season_entries": found.season_entries,
+            "match_checkpoints": found.match_checkpoints,
+            "season_checkpoints": found.season_checkpoints, "snapshots": found.snapshots,
+            "postings": found.postings, "signed_by": found.signer, "unsigned": found.unsigned,
+            "findings": dict(found.findings())}
+    render.show(data, as_json, lambda: [store, render.pairs(found.findings()), "intact"])
 
 
 @click.group("receipt", short_help="Check the receipt of a submission.")
