@@ -59,6 +59,7 @@ class Header(BaseModel):
     setup_commitment: Hex64
     host_key: str | None
     entries: int = Field(ge=2, le=MAX_SAFE_INTEGER)
+    checkpoints: int | None = Field(default=None, ge=0, le=MAX_SAFE_INTEGER)
     host_seed: str | None = None
     salt_key: Hex64 | None = None
     weak_seed: Literal[True] | None = None
@@ -148,7 +149,7 @@ def _lines(match: Match, sizes: dict[int, str], kind: str, host_key: str | None,
         "players": genesis["players"], "seed_commitment": genesis["seed_commitment"],
         "setup_commitment": entries[1]["seals"][0],
         "host_key": None if genesis.get("unsigned") else host_key,  # it signed nothing here
-        "entries": len(entries),
+        "entries": len(entries), "checkpoints": len(sizes),
     }
     header |= {flag: True for flag in GENESIS_FLAGS if genesis.get(flag)}
     if kind == FULL:

@@ -60,6 +60,7 @@ class SeasonHeader(BaseModel):
     matches: list[str]
     host_key: str | None
     entries: int = Field(ge=1, le=MAX_SAFE_INTEGER)
+    checkpoints: int | None = Field(default=None, ge=0, le=MAX_SAFE_INTEGER)
     salt_key: Hex64 | None = None
 
     @model_validator(mode="after")
@@ -117,7 +118,8 @@ def _season_lines(season: Season, notes: Sequence[str], matches: Mapping[str, Ma
                   host_key: str | None) -> Iterator[str]:
     header: dict[str, Any] = {"format": FORMAT, "kind": kind, "season": season.name,
                               "origin": season.origin, "matches": list(season.matches),
-                              "host_key": host_key, "entries": season.version}
+                              "host_key": host_key, "entries": season.version,
+                              "checkpoints": len(notes)}
     if kind == FULL:
         header["salt_key"] = season.salt_key
     yield line({HEADER: header})

@@ -42,6 +42,14 @@ def _answers(url: str) -> bool:
         return False
 
 
+@pytest.fixture(autouse=True)
+def known_origins(tmp_path, monkeypatch):
+    """Each test verifies as a witness with its own memory (audit.witness), never the user's."""
+    path = tmp_path / "known_origins"
+    monkeypatch.setenv("ARBITER_KNOWN_KEYS", str(path))
+    return path
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[str]:
     """A URL of a PostgreSQL server's maintenance database."""
