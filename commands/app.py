@@ -20,6 +20,7 @@ from audit.keys import Signer
 from audit.season_bundle import export_season
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
+from commands.sealing import DEFAULT_KEY, KEY_VARIABLE, private_file, store_kind
 from commands.store import database_url, persistence_env
 from commands.stored import ADVICE, CheckedRepository, checked
 from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
@@ -111,8 +112,11 @@ class Arbiter(Application):
     def __init__(self, url: str | None = None, env: Mapping[str, str] | None = None,
                  signer: Signer | None = None) -> None:
         self.signer = signer
-        settings = persistence_env(database_url(url))
+        self.url = database_url(url)
+        settings = persistence_env(self.url)
         settings.update(env or {})
+        if settings["PERSISTENCE_MODULE"] == "eventsourcing.sqlite":
+            private_file(settings["SQLITE_DBNAME"])
         self._locks: dict[UUID, threading.Lock] = {}
         self._locks_lock = threading.Lock()
         self._loaded: dict[UUID, int] = {}
@@ -123,10 +127,27 @@ class Arbiter(Application):
         for attempt in range(5):
             try:
                 super().__init__(env=settings)
-                return
+                break
             except (InternalError, IntegrityError):
                 if attempt == 4:
                     raise
+        self._check_store_key()
+
+    def _check_store_key(self) -> None:
+        """A store is encrypted from its first event or not at all: opened without its key, or
+        with a key while it holds events in the clear, it says so before anything is read."""
+        from commands.console import store_name
+
+        kind, sealed = store_kind(self.recorder), self.mapper.cipher.sealed
+        if kind == "clear" and sealed:
+            raise RuleViolation("store_not_encrypted", f"{store_name(self.url)} holds events "
+                                "written in the clear, before it had a store key: encrypt "
+                                "them with `arbiter store encrypt` (or unset "
+                                f"${KEY_VARIABLE} to use it as it is)")
+        if kind == "encrypted" and not sealed:
+            raise RuleViolation("store_key_required", f"{store_name(self.url)} is encrypted: "
+                                f"give its store key file (${KEY_VARIABLE}, default "
+                                f"./{DEFAULT_KEY})")
 
     def construct_repository(self) -> CheckedRepository:
         """The library's repository (its cache as `env` sizes it), every stored event checked

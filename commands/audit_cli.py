@@ -369,6 +369,7 @@ def check_command(ctx: click.Context, vkey: str | None, as_json: bool) -> None:
             "match_checkpoints": found.match_checkpoints,
             "season_checkpoints": found.season_checkpoints, "snapshots": found.snapshots,
             "postings": found.postings, "signed_by": found.signer, "unsigned": found.unsigned,
+            "encrypted": found.encrypted,
             "findings": dict(found.findings())}
     render.show(data, as_json, lambda: [store, render.pairs(found.findings()), "intact"])
 

@@ -70,6 +70,7 @@ class StoreCheck:
     others: int = 0
     signer: str | None = None
     unsigned: list[str] = field(default_factory=list)
+    encrypted: bool = False
 
     def findings(self) -> list[tuple[str, str]]:
         found = [
@@ -83,6 +84,10 @@ class StoreCheck:
             ("snapshots", f"{self.snapshots}, each the match replayed to it"),
             ("other", f"{self.others} aggregates, none missing an event"),
         ]
+        found.append(("at rest", "every event, snapshot and view row encrypted with the "
+                      "store key, each authenticated as it was read" if self.encrypted else
+                      "in the clear: a reader of the database reads every secret in it "
+                      "(`arbiter store encrypt`)"))
         if self.signer:
             found.append(("signed by", self.signer))
         if self.unsigned:
@@ -94,7 +99,8 @@ class StoreCheck:
 def check_store(app: Arbiter, key: VerifierKey | None) -> StoreCheck:
     """Check every aggregate of `app`'s store; StoreFault at the first failure. `key` is the
     host's verifier key, which must have signed every stored checkpoint."""
-    report = StoreCheck(signer=str(key) if key else None)
+    report = StoreCheck(signer=str(key) if key else None,
+                        encrypted=bool(getattr(app.mapper.cipher, "sealed", False)))
     kinds = _aggregates(app)
     names: dict[str, dict[UUID, Any]] = {"Match": {}, "Season": {}}
     try:

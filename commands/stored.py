@@ -49,7 +49,7 @@ class CheckedMapper(Mapper):
             cause = error.__cause__
             if isinstance(cause, SealError):
                 if cause.code != "forged_entry":
-                    raise cause from None  # the store's key, not one row
+                    raise RuleViolation(cause.code, cause.why) from None  # the key, not a row
                 raise UnreadableRow(stored_event.originator_version, cause.why) from None
             raise
 

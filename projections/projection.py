@@ -49,6 +49,9 @@ class ArbiterProjection(Projection[ArbiterViews]):
 
     def __init__(self, view: ArbiterViews) -> None:
         super().__init__(view)
+        ledger = getattr(self, "ledger", None)
+        if ledger is not None and ledger.mapper.cipher is not None:
+            view.cipher = ledger.mapper.cipher  # the rows sealed as the events are
         self._aggregates: OrderedDict[UUID, Any] = OrderedDict()
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:

@@ -34,6 +34,19 @@ settings.load_profile(
 SERVER_URL = os.environ.get("ARBITER_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
+def _store_key() -> str:
+    """Every store of the suite is encrypted at rest, as `arbiter init` makes a new one: one
+    store key for the whole run (tests of stores without one unset ARBITER_STORE_KEY)."""
+    from commands.sealing import make_key
+
+    path = os.path.join(tempfile.mkdtemp(prefix="arbiter-store-key-"), "arbiter-store.key")
+    make_key(path)
+    return path
+
+
+os.environ["ARBITER_STORE_KEY"] = _store_key()
+
+
 def _answers(url: str) -> bool:
     try:
         with psycopg.connect(url, connect_timeout=3):
