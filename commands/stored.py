@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from eventsourcing.application import Repository
 from eventsourcing.domain import Snapshot
-from eventsourcing.persistence import Mapper, StoredEvent
+from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
 
 from domain.checkpoints import MatchCheckpoints, SeasonCheckpoints
 from domain.envelope import EVENT_PREFIX, GENESIS_PREV, SEASON_PREFIX, forgery
@@ -45,13 +45,13 @@ class CheckedMapper(Mapper):
 
         try:
             return super().to_domain_event(stored_event)
-        except Exception as error:
+        except MapperDeserialisationError as error:
             cause = error.__cause__
-            if isinstance(cause, SealError):
-                if cause.code != "forged_entry":
-                    raise RuleViolation(cause.code, cause.why) from None  # the key, not a row
-                raise UnreadableRow(stored_event.originator_version, cause.why) from None
-            raise
+            if isinstance(cause, SealError) and cause.code != "forged_entry":
+                raise RuleViolation(cause.code, cause.why) from None  # the key, not a row
+            why = cause.why if isinstance(cause, SealError) else \
+                "cannot be read back: its stored bytes were changed"
+            raise UnreadableRow(stored_event.originator_version, why) from None
 
 
 def log_name(aggregate: Any, event: Any = None) -> str:
