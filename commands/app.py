@@ -22,11 +22,12 @@ from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
 from commands.sealing import DEFAULT_KEY, KEY_VARIABLE, private_file, store_kind
 from commands.store import database_url, persistence_env
-from commands.stored import ADVICE, CheckedRepository, checked
+from commands.stored import CheckedRepository
 from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
 from domain.decider import HOST, Command
 from domain.envelope import salt
 from domain.errors import RuleViolation
+from domain.integrity import ADVICE, checked
 from domain.match import Match, MatchSnapshot, parse_salt_key
 from domain.records import headline, may_see, own_parts, shown
 from domain.season import (
@@ -193,10 +194,23 @@ class Arbiter(Application):
             raise RuleViolation("season_exists", f"season {name!r} exists already") from None
 
     def season(self, name: str) -> Season:
+        """The season as the store holds it (a copy); loaded from the store, its log is
+        checked against its last signed checkpoint too."""
+        season_id = Season.create_id(name)
+        cache = self.repository.cache
+        stored = cache is None or season_id not in cache.cache
         try:
-            return self.repository.get(Season.create_id(name))
+            season = self.repository.get(season_id)
         except AggregateNotFoundError:
             raise RuleViolation("unknown_season", f"no season {name!r}") from None
+        if stored:
+            try:
+                self._check_complete(season)
+            except RuleViolation:
+                if cache is not None:
+                    cache.get(season_id, evict=True)
+                raise
+        return season
 
     def season_checkpoints(self, name: str) -> SeasonCheckpoints:
         try:

@@ -30,11 +30,11 @@ from audit.merkle import TreeBuilder
 from audit.notes import NoteError, VerifierKey, parse_checkpoint, parse_note, verify_note
 from audit.season_verify import verify_season
 from audit.verify import note_failure, verify
-from commands.stored import ADVICE, admit, checked
 from domain.checkpoints import MatchCheckpoints, SeasonCheckpoints
 from domain.envelope import entry_bytes
 from domain.errors import RuleViolation
 from domain.frozen import thaw
+from domain.integrity import ADVICE, admit, checked
 from domain.match import Match
 from domain.season import Season, season_headline
 

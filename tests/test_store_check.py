@@ -167,6 +167,16 @@ def test_a_deleted_season_row_is_named(played):
     assert check(played) == (1, f"FAILED missing_entry: {said}\n")
 
 
+def test_deleted_last_season_rows_under_a_signed_checkpoint_are_named(played):
+    tamper.delete(fresh(played), SEASON, 7, 6)
+    said = ("season spring: entry 6 is missing from the store (a signed checkpoint covers 7 "
+            "entries, the store holds 5)")
+    assert refused("missing_entry", fresh(played).season, "spring").message.startswith(said)
+    assert refused("missing_entry", fresh(played).submit, "m1", "cy", "bid",
+                   {"amount": 1}).message.startswith(said)
+    assert check(played) == (1, f"FAILED missing_entry: {said}\n")
+
+
 def test_swapped_rows_break_the_chain(played):
     tamper.swap(fresh(played), MATCH, 7, 9)  # ann's and bob's bid commands
     refused("forged_entry", fresh(played).match, "m1")
