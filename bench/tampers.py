@@ -20,8 +20,9 @@ bundle-signatures  the trailing checkpoint dropped, the
                    (remembered), another history
 season-bundle      the same classes on the seed season's
                    bundle
-store-rows         each stored row of a live match and    `arbiter check`      where a load
-                   its season's scribbled (no key)        passes               must refuse the
+store-rows         each stored row of a live match, its   `arbiter check`      where a load
+                   season and their checkpoints           passes               must refuse the
+                   scribbled (no key)
 store-forged       an entry edited with every key, the                         change: a read
                    hashes after it recomputed (no load                         that shows it,
                    can tell: only the signatures)                              or a command
@@ -64,6 +65,7 @@ from bench.stores import SERVER, postgres_url, sqlite_url
 from commands.app import Arbiter
 from commands.check import StoreFault, check_store
 from commands.matchfile import load, play
+from domain.checkpoints import MatchCheckpoints, SeasonCheckpoints
 from domain.envelope import commitment, entry_hash, salt
 from domain.errors import RuleViolation
 from domain.match import Match, parse_salt_key
@@ -323,13 +325,15 @@ def _played(url: str) -> Iterator[str]:
 
 MATCH_ID = Match.create_id(load(SEED).match)
 SEASON_ID = Season.create_id(load(SEED).season)
+LOGS = (MATCH_ID, SEASON_ID, MatchCheckpoints.create_id(load(SEED).match),
+        SeasonCheckpoints.create_id(load(SEED).season))
 
 
 @contextmanager
 def restored(url: str) -> Iterator[Arbiter]:
     """A service on the store; afterwards, every row of the match and its season as it was."""
     app = Arbiter(url, signer=SIGNER)
-    saved = {aggregate: _rows(app, aggregate) for aggregate in (MATCH_ID, SEASON_ID)}
+    saved = {aggregate: _rows(app, aggregate) for aggregate in LOGS}
     try:
         yield app
     finally:
@@ -400,7 +404,7 @@ def store_rows(store: str, options: argparse.Namespace) -> Result:
     result = Result()
     with live_store(store, options) as url:
         with restored(url) as app:
-            sizes = {a: len(app.recorder.select_events(a)) for a in (MATCH_ID, SEASON_ID)}
+            sizes = {a: len(app.recorder.select_events(a)) for a in LOGS}
         for aggregate, size in sizes.items():
             for version in range(1, size + 1):
                 with restored(url) as app:

@@ -15,7 +15,6 @@ from typing import Any, TypeVar
 
 from eventsourcing.domain import Snapshot
 
-from domain.checkpoints import MatchCheckpoints, SeasonCheckpoints
 from domain.envelope import EVENT_PREFIX, GENESIS_PREV, SEASON_PREFIX, forgery
 from domain.errors import RuleViolation
 from domain.match import Match, parse_salt_key
@@ -39,13 +38,14 @@ def log_name(aggregate: Any, event: Any = None) -> str:
     """What a person calls the log an aggregate (or, before it, its event) belongs to."""
     found = aggregate if aggregate is not None else event
     record = getattr(found, "record", None)
-    if isinstance(found, Match) or (record and "match" in record.get("entry", {})):
-        return f"match {found.match_id if isinstance(found, Match) else record['entry']['match']}"
-    if isinstance(found, Season) or (record and "season" in record.get("entry", {})):
-        return f"season {found.name if isinstance(found, Season) else record['entry']['season']}"
-    if isinstance(found, MatchCheckpoints) or hasattr(found, "match_id"):
+    entry = record.get("entry", {}) if isinstance(record, dict) else {}
+    if isinstance(found, Match) or "match" in entry:
+        return f"match {found.match_id if isinstance(found, Match) else entry['match']}"
+    if isinstance(found, Season) or "season" in entry:
+        return f"season {found.name if isinstance(found, Season) else entry['season']}"
+    if isinstance(getattr(found, "match_id", None), str):
         return f"the checkpoints of match {found.match_id}"
-    if isinstance(found, SeasonCheckpoints) or hasattr(found, "season"):
+    if isinstance(getattr(found, "season", None), str):
         return f"the checkpoints of season {found.season}"
     return "a log of the store" if found is None else type(found).__name__.lower()
 

@@ -235,3 +235,14 @@ def test_a_store_key_file_that_holds_no_key(tmp_path, monkeypatch, text):
     key.write_text(text)
     monkeypatch.setenv("ARBITER_STORE_KEY", str(key))
     refused("malformed_key", Arbiter, f"sqlite:///{tmp_path}/a.db")
+
+
+def test_a_checkpoint_row_edited_without_the_key_is_named_with_its_log(sqlite_url):
+    from domain.checkpoints import MatchCheckpoints
+
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    play(app)
+    tamper.scribble(app, MatchCheckpoints.create_id("m1"), 2)  # the checkpoint of round 0
+    app.close()
+    assert refused("forged_entry", Arbiter(sqlite_url, signer=SIGNER).match, "m1").message \
+        .startswith("the checkpoints of match m1: event 2 fails authentication")
