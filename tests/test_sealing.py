@@ -246,3 +246,19 @@ def test_a_checkpoint_row_edited_without_the_key_is_named_with_its_log(sqlite_ur
     app.close()
     assert refused("forged_entry", Arbiter(sqlite_url, signer=SIGNER).match, "m1").message \
         .startswith("the checkpoints of match m1: event 2 fails authentication")
+
+
+def test_store_encrypt_on_postgresql(pg_url, monkeypatch, tmp_path):
+    clear_store(pg_url, monkeypatch, tmp_path)
+    app = Arbiter(pg_url, signer=SIGNER)
+    assert SEED.encode() in stored_bytes(app)
+    app.close()
+    result = CliRunner().invoke(cli, ["--db", pg_url, "store", "encrypt", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["snapshots"] == 0
+    app = Arbiter(pg_url, signer=SIGNER)
+    assert SEED.encode() not in stored_bytes(app)
+    assert app.match("m1").state.bids == {"ann": 3}
+    views = open_views(app.recorder.datastore, app.mapper.cipher)
+    assert views.dashboard("m1")["match"] == "m1"
+    app.close()
