@@ -85,11 +85,13 @@ def admit(aggregate: A | None, event: Any) -> A:
             f"the first stored is {word} {found}"
         raise RuleViolation("missing_entry", f"{log_name(aggregate, event)}: {word} {expected} "
                             f"is missing from the store ({after}); {ADVICE}")
-    record = getattr(event, "record", None)
-    if isinstance(event, Match.Created | Match.Appended):
-        check_entry(aggregate, record, season=False)
-    elif isinstance(event, Season.Created | Season.Appended):
-        check_entry(aggregate, record, season=True)
+    if isinstance(event, Match.Created | Match.Appended | Season.Created | Season.Appended):
+        season = isinstance(event, Season.Created | Season.Appended)
+        if event.record["entry"]["seq"] != expected:
+            raise RuleViolation("forged_entry", f"{log_name(aggregate, event)}: entry "
+                                f"{event.record['entry']['seq']} is stored as entry {expected} "
+                                f"({ADVICE})")
+        check_entry(aggregate, event.record, season)
     return event.mutate(aggregate)
 
 
