@@ -235,3 +235,21 @@ def test_a_refusal_leaves_the_store_as_it_was(played):
         app.submit("m1", "cy", "bid", {"amount": 1})
     rows = app.recorder.select_events(MATCH)
     assert [r.originator_version for r in rows] == [1, 2, 3, 4, 5, 6, 7, 9, 10]
+
+
+def test_the_read_side_does_not_project_an_edited_entry(played):
+    """The view tables are built through the same checks: the projection stops at the edited
+    entry (and says so) rather than show it."""
+    from commands.store import persistence_env
+    from projections.projection import Ledger, bound
+    from projections.runner import catch_up
+    from projections.tables import open_views
+
+    tamper.rewrite(fresh(played), MATCH, 8, lambda e: e.record["parts"][0]["data"].update(
+        amount=9))
+    ledger = Ledger(env=persistence_env(played))
+    views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
+    error = refused("forged_entry", catch_up, ledger, views, bound(ledger)(views))
+    assert error.message.startswith("match m1: entry 8: a sealed part does not open")
+    assert views.view("m1", "ann")["as_of"]["seq"] == 7  # up to the entry before it
+    ledger.close()
