@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 
 from audit.canonical import MAX_SAFE_INTEGER, canonical, salt
 from audit.checkpoints import is_origin_of, leaves, origin
+from audit.errors import AuditError
 from audit.merkle import consistency_proof, inclusion_proof
 from audit.notes import parse_checkpoint, parse_note
 from domain.match import Match, parse_salt_key
@@ -58,6 +59,7 @@ class Header(BaseModel):
     setup_commitment: Hex64
     host_key: str | None
     entries: int = Field(ge=2, le=MAX_SAFE_INTEGER)
+    checkpoints: int | None = Field(default=None, ge=0, le=MAX_SAFE_INTEGER)
     host_seed: str | None = None
     salt_key: Hex64 | None = None
     weak_seed: Literal[True] | None = None
@@ -109,23 +111,50 @@ def export(match: Match, notes: Sequence[str], kind: str, host_key: str | None,
     """The lines of `match`'s bundle with its signed checkpoint `notes` (oldest first), each
     after the entry at its size with the consistency proof from the one before. The origin is
     the checkpoints' (by default the first note's, else the one without a host prefix).
-    `host_key` is the key that signed them (none for a match created unsigned)."""
+    `host_key` is the key that signed them (none for a match created unsigned).
+
+    Every note is exported, or nothing: a log shorter than a checkpoint signed over it has lost
+    entries (`missing_entry`), and is refused before the first line."""
+    sizes = signed_sizes(notes, match.version, f"match {match.match_id}")
+    return _lines(match, sizes, kind, host_key, log_origin or origin_of(notes, match.match_id))
+
+
+def signed_sizes(notes: Sequence[str], version: int, name: str) -> dict[int, str]:
+    """Each note by the size of the log it signs, checked to be one the log holds: sizes grow
+    from note to note and none is past the log's end."""
+    sizes: dict[int, str] = {}
+    last = 0
+    for note in notes:
+        size = parse_checkpoint(parse_note(note).text).size
+        if size <= last:
+            raise AuditError("inconsistent_checkpoints", f"{name}: a signed checkpoint of "
+                             f"{size} entries follows one of {last}")
+        if size > version:
+            raise AuditError("missing_entry", f"{name}: entry {version + 1} is missing from the "
+                             f"store (a signed checkpoint covers {size} entries, the store "
+                             f"holds {version})")
+        sizes[size] = note
+        last = size
+    return sizes
+
+
+def _lines(match: Match, sizes: dict[int, str], kind: str, host_key: str | None,
+           log_origin: str) -> Iterator[str]:
     entries = [record["entry"] for record in match.records]
     genesis = entries[0]["public"]
     header: dict[str, Any] = {
         "format": FORMAT, "kind": kind, "match": match.match_id,
-        "origin": log_origin or origin_of(notes, match.match_id), "game": genesis["game"],
+        "origin": log_origin, "game": genesis["game"],
         "rules_version": genesis["rules_version"], "season": genesis["season"],
         "players": genesis["players"], "seed_commitment": genesis["seed_commitment"],
         "setup_commitment": entries[1]["seals"][0],
         "host_key": None if genesis.get("unsigned") else host_key,  # it signed nothing here
-        "entries": len(entries),
+        "entries": len(entries), "checkpoints": len(sizes),
     }
     header |= {flag: True for flag in GENESIS_FLAGS if genesis.get(flag)}
     if kind == FULL:
         header |= {"host_seed": match.host_seed, "salt_key": match.salt_key}
     yield line({HEADER: header})
-    sizes = {parse_checkpoint(parse_note(note).text).size: note for note in notes}
     data = leaves(entries)
     key = parse_salt_key(match.salt_key)
     previous = 0

@@ -30,6 +30,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from audit.bundle import b64, line
+from audit.bundle import signed_sizes as checked_sizes
 from audit.canonical import MAX_SAFE_INTEGER, salt
 from audit.checkpoints import is_origin_of, leaves
 from audit.merkle import consistency_proof, inclusion_proof
@@ -59,6 +60,7 @@ class SeasonHeader(BaseModel):
     matches: list[str]
     host_key: str | None
     entries: int = Field(ge=1, le=MAX_SAFE_INTEGER)
+    checkpoints: int | None = Field(default=None, ge=0, le=MAX_SAFE_INTEGER)
     salt_key: Hex64 | None = None
 
     @model_validator(mode="after")
@@ -102,10 +104,22 @@ def export_season(season: Season, notes: Sequence[str], matches: Mapping[str, Ma
                   match_notes: Mapping[str, Sequence[str]], kind: str,
                   host_key: str | None) -> Iterator[str]:
     """The lines of `season`'s bundle with its signed checkpoint `notes` (oldest first); every
-    match of the season in `matches`, with its signed checkpoint notes in `match_notes`."""
+    match of the season in `matches`, with its signed checkpoint notes in `match_notes`.
+    Every note is exported, or nothing (`missing_entry` before the first line, as a match's)."""
+    checked_sizes(notes, season.version, f"season {season.name}")
+    for match_id in season.matches:
+        checked_sizes(match_notes.get(match_id, ()), matches[match_id].version,
+                      f"match {match_id}")
+    return _season_lines(season, notes, matches, match_notes, kind, host_key)
+
+
+def _season_lines(season: Season, notes: Sequence[str], matches: Mapping[str, Match],
+                  match_notes: Mapping[str, Sequence[str]], kind: str,
+                  host_key: str | None) -> Iterator[str]:
     header: dict[str, Any] = {"format": FORMAT, "kind": kind, "season": season.name,
                               "origin": season.origin, "matches": list(season.matches),
-                              "host_key": host_key, "entries": season.version}
+                              "host_key": host_key, "entries": season.version,
+                              "checkpoints": len(notes)}
     if kind == FULL:
         header["salt_key"] = season.salt_key
     yield line({HEADER: header})

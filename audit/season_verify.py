@@ -50,6 +50,7 @@ from audit.season_bundle import (
 )
 from audit.season_signing import parse_season_extensions, standings_hash
 from audit.verify import Audit, _check_part, _parse, _respelled, _unb64_hash, note_failure, verify
+from audit.witness import Seen, check_not_rolled_back, check_seen
 from domain.decider import PUBLIC
 from domain.envelope import GENESIS_PREV, SEASON_PREFIX, VERSION
 from domain.errors import RuleViolation
@@ -68,12 +69,14 @@ class SeasonAudit:
     header: SeasonHeader
     signer: VerifierKey | None = None
     pinned: bool = False
+    key_source: str | None = None  # how the key was chosen, as the command line says it
     entries: int = 0
     opened: int = 0
     cited: int = 0
     uncovered: int = 0
     match_notes: int = 0
     checkpoints: list[int] = field(default_factory=list)
+    signed_root: bytes | None = None  # the last checkpoint's Merkle root
     season: Season | None = None
 
     def title(self) -> str:
@@ -100,8 +103,9 @@ class SeasonAudit:
             found.append(("checkpoints", f"{len(self.checkpoints)}, each extending the one "
                           "before and signing the standings recomputed here; the last covers "
                           f"{self.checkpoints[-1]} of {self.entries} entries"))
-            source = "pinned with --key" if self.pinned else \
-                "named by the header: pass --key to pin the key the host published"
+            source = self.key_source or ("pinned with --key" if self.pinned else
+                                         "named by the header: pass --key to pin the key the "
+                                         "host published")
             found.append(("signed by", f"{self.signer} ({source})"))
         else:
             found.append(("checkpoints", "none: nothing in this bundle is signed"))
@@ -137,13 +141,15 @@ class SeasonAudit:
                 *standings, "verified"]
 
 
-def verify_season(stream: Iterable[bytes], key: VerifierKey | None = None) -> SeasonAudit:
-    """Verify the season bundle whose lines `stream` yields; AuditError at the first failure."""
-    return _SeasonVerifier(key).run(stream)
+def verify_season(stream: Iterable[bytes], key: VerifierKey | None = None,
+                  seen: Seen | None = None) -> SeasonAudit:
+    """Verify the season bundle whose lines `stream` yields; AuditError at the first failure.
+    `seen` is the largest checkpoint of this season verified before (audit.witness)."""
+    return _SeasonVerifier(key, seen).run(stream)
 
 
 def verify_any(stream: Iterable[bytes], key: VerifierKey | None = None,
-               progress=None) -> Audit | SeasonAudit:
+               progress=None, seen: Seen | None = None) -> Audit | SeasonAudit:
     """A match bundle or a season bundle, told apart by the header's format."""
     lines = iter(stream)
     first = next(lines, b"")
@@ -153,11 +159,13 @@ def verify_any(stream: Iterable[bytes], key: VerifierKey | None = None,
     except (ValueError, KeyError, TypeError):
         is_season = False
     rest = chain([first], lines)
-    return verify_season(rest, key) if is_season else verify(rest, key, progress=progress)
+    return verify_season(rest, key, seen) if is_season else \
+        verify(rest, key, progress=progress, seen=seen)
 
 
 class _SeasonVerifier:
-    def __init__(self, key: VerifierKey | None) -> None:
+    def __init__(self, key: VerifierKey | None, seen: Seen | None = None) -> None:
+        self.seen = seen
         self.trusted = key
         self.keys: list[VerifierKey] = [key] if key else []
         self.audit: SeasonAudit | None = None
@@ -308,6 +316,8 @@ class _SeasonVerifier:
         self._check_envelope(e, seq)
         self.tree.append(entry_bytes(e))
         self.prev, self.size = e["hash"], seq
+        if self.seen is not None and seq == self.seen.size:
+            check_seen(self.seen, self.tree.root(), seq)
         if e["kind"] is None and self.audit.header.kind == FULL:
             self.pending = e
         else:
@@ -520,6 +530,10 @@ class _SeasonVerifier:
                 not isinstance(c["note"], str) or not isinstance(c["consistency"], list):
             raise AuditError("malformed_checkpoint", "a checkpoint line is {note, consistency}",
                              seq)
+        announced = self.audit.header.checkpoints
+        if announced is not None and len(self.audit.checkpoints) >= announced:
+            raise AuditError("unexpected_line", f"the header announces {announced} "
+                             "checkpoints", seq)
         checkpoint = self._signed(c["note"], self.audit.header.origin, seq)
         close = parse_season_extensions(checkpoint.extensions)
         if checkpoint.size != self.size:
@@ -547,6 +561,7 @@ class _SeasonVerifier:
                                  "not sign", seq)
         self.previous = (checkpoint.size, checkpoint.root)
         self.audit.checkpoints.append(checkpoint.size)
+        self.audit.signed_root = checkpoint.root
 
     # -- the end ----------------------------------------------------------------------------
 
@@ -559,5 +574,12 @@ class _SeasonVerifier:
                              f"{expected} entries its header announces, or before an opening "
                              "or a citation", self.size + 1 if self.size < expected else
                              self.size)
+        announced, held = self.audit.header.checkpoints, len(self.audit.checkpoints)
+        if announced is not None and held < announced:
+            raise AuditError("missing_checkpoint", f"the header announces {announced} "
+                             f"checkpoints, the bundle holds {held}: the last were cut",
+                             self.size)
+        if self.seen is not None:
+            check_not_rolled_back(self.seen, held and self.audit.checkpoints[-1], self.size)
         self.audit.entries = self.size
         self.audit.season = self.season

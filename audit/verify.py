@@ -60,6 +60,7 @@ from audit.notes import (
 from audit.rerun import Rerun
 from audit.signing import parse_extensions
 from audit.state_root import state_root
+from audit.witness import Seen, check_not_rolled_back, check_seen
 from domain.envelope import GENESIS_PREV, VERSION
 from domain.match import Match
 from domain.rng import match_seed, seed_commitment
@@ -102,6 +103,7 @@ class Audit:
     header: Header
     signer: VerifierKey | None = None
     pinned: bool = False
+    key_source: str | None = None  # how the key was chosen, as the command line says it
     entries: int = 0
     opened: int = 0
     checkpoints: list[SignedCheckpoint] = field(default_factory=list)
@@ -137,8 +139,9 @@ class Audit:
             found.append(("checkpoints", f"{len(self.checkpoints)}, each extending the one "
                           f"before; the last (round {last.round}) covers {last.size} of "
                           f"{self.entries} entries"))
-            source = "pinned with --key" if self.pinned else \
-                "named by the header: pass --key to pin the key the host published"
+            source = self.key_source or ("pinned with --key" if self.pinned else
+                                         "named by the header: pass --key to pin the key the "
+                                         "host published")
             found.append(("signed by", f"{self.signer} ({source})"))
         elif h.unsigned:
             found.append(("checkpoints", "none: the host created this match unsigned (its "
@@ -163,21 +166,28 @@ class Audit:
 
 def verify(stream: Iterable[bytes], key: VerifierKey | None = None,
            progress: Callable[[int, int], None] | None = None,
-           keep_log: bool = False) -> Audit:
+           keep_log: bool = False, seen: Seen | None = None,
+           complete: bool = True) -> Audit:
     """Verify the bundle whose lines (bytes, each ending in a newline) `stream` yields.
 
     Checkpoints are checked against `key` when given, else against the header's host key.
     `progress(entries_done, entries_total)` is called after each chunk; `keep_log` keeps every
-    entry in `Audit.log` (for replay and receipts). Raises AuditError at the first failure.
+    entry in `Audit.log` (for replay and receipts). `seen` is the largest checkpoint of this
+    log verified before (audit.witness): the bundle must extend it. A signed match's bundle
+    holds the checkpoint of every round that closed, unless `complete` is False (a log read
+    from the store without its notes). Raises AuditError at the first failure.
     """
-    return _Verifier(key, progress, keep_log).run(stream)
+    return _Verifier(key, progress, keep_log, seen, complete).run(stream)
 
 
 class _Verifier:
-    def __init__(self, key: VerifierKey | None, progress, keep_log: bool) -> None:
+    def __init__(self, key: VerifierKey | None, progress, keep_log: bool,
+                 seen: Seen | None = None, complete: bool = True) -> None:
         self.trusted = key
         self.progress = progress
         self.keep_log = keep_log
+        self.seen = seen
+        self.complete = complete
         self.audit: Audit | None = None
         self.keys: list[VerifierKey] = [key] if key else []
         self.line = 0
@@ -302,11 +312,14 @@ class _Verifier:
             raise AuditError("bad_round", f"round {round} comes after round "
                              f"{max(self.round, self.closed)} was under way or closed", seq)
         if round > self.round:
+            self._check_signed_close(seq - 1)
             self._round_ended(self.round)
             self.round = round
         self.tree.append(leaf)
         self.prev = digest
         self.size = seq
+        if self.seen is not None and seq == self.seen.size:
+            check_seen(self.seen, self.tree.root(), seq)
         if self.audit.log is not None:
             self.audit.log.append(e)
         if self.rerun is not None:
@@ -437,6 +450,10 @@ class _Verifier:
         if self.audit.header.unsigned:
             raise AuditError("unexpected_line", "a checkpoint in the bundle of a match created "
                              "unsigned", seq)
+        announced = self.audit.header.checkpoints
+        if announced is not None and len(self.audit.checkpoints) >= announced:
+            raise AuditError("unexpected_line", f"the header announces {announced} "
+                             "checkpoints", seq)
         if not self.keys:
             raise AuditError("no_host_key", "the header names no host key: pass --key", seq)
         note = c["note"]
@@ -486,6 +503,14 @@ class _Verifier:
             raise AuditError("checkpoint_misplaced", "a checkpoint falls inside a command's "
                              "entries", seq)
 
+    def _check_signed_close(self, last: int) -> None:
+        """The host signs every round's close (and the end) of a signed match: a round over
+        without its checkpoint is one dropped from the bundle."""
+        if self.complete and not self.audit.header.unsigned and self.closed < self.round:
+            raise AuditError("missing_checkpoint", f"round {self.round} closed at entry {last} "
+                             "without the checkpoint the host signs at every close: it was "
+                             "left out of the bundle", last)
+
     # -- the end ---------------------------------------------------------------------------
 
     def _finish(self) -> None:
@@ -505,8 +530,20 @@ class _Verifier:
             self.audit.match = self.rerun.match
         moved_on = self.audit.match is not None and self.audit.match.round > self.round
         if self.audit.ended or moved_on:  # the last round has closed, with or without a checkpoint
+            self._check_signed_close(self.size)
             self._round_ended(self.round)
+        self._check_checkpoints_announced()
+        if self.seen is not None:
+            last = self.audit.checkpoints[-1].size if self.audit.checkpoints else 0
+            check_not_rolled_back(self.seen, last, self.size)
         self.audit.entries = self.size
+
+    def _check_checkpoints_announced(self) -> None:
+        announced, held = self.audit.header.checkpoints, len(self.audit.checkpoints)
+        if announced is not None and held < announced:
+            raise AuditError("missing_checkpoint", f"the header announces {announced} "
+                             f"checkpoints, the bundle holds {held}: the last were cut",
+                             self.size)
 
 
 def note_failure(error: NoteError, seq: int | None) -> AuditError:

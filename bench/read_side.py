@@ -67,7 +67,7 @@ def measure(url: str, size: int) -> list[tuple[str, float, str]]:
     app = Arbiter(url, signer=SIGNER)
     write_match(app, size)
     ledger = Ledger(env=persistence_env(url))
-    views = open_views(ledger.recorder.datastore)
+    views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
     rows = []
 
     start = time.perf_counter()

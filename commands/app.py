@@ -20,11 +20,14 @@ from audit.keys import Signer
 from audit.season_bundle import export_season
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
+from commands.sealing import DEFAULT_KEY, KEY_VARIABLE, private_file, store_kind
 from commands.store import database_url, persistence_env
+from commands.stored import CheckedRepository
 from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
 from domain.decider import HOST, Command
-from domain.envelope import GENESIS_PREV, forgery, salt
+from domain.envelope import salt
 from domain.errors import RuleViolation
+from domain.integrity import ADVICE, checked
 from domain.match import Match, MatchSnapshot, parse_salt_key
 from domain.records import headline, may_see, own_parts, shown
 from domain.season import (
@@ -52,19 +55,6 @@ class Grant:
     amount: int
     asset: str = "garnets"
     reason: str = ""
-
-
-def check_stored(match: Match | None, record: dict[str, Any]) -> None:
-    """Views refuse to show an entry whose stored bytes do not match its hash."""
-    if match is None:  # the genesis entry: it hashes alone, and names the key of the rest
-        salt_key, prev = bytes(32), GENESIS_PREV
-    else:
-        salt_key = parse_salt_key(match.salt_key)
-        prev = match.record(match.version)["entry"]["hash"]
-    problem = forgery(record, salt_key, prev)
-    if problem is not None:
-        raise RuleViolation("forged_entry", f"match {record['entry']['match']}: {problem} "
-                            "(the store was changed outside Arbiter; `arbiter check` tells more)")
 
 
 @dataclass(frozen=True)
@@ -123,8 +113,11 @@ class Arbiter(Application):
     def __init__(self, url: str | None = None, env: Mapping[str, str] | None = None,
                  signer: Signer | None = None) -> None:
         self.signer = signer
-        settings = persistence_env(database_url(url))
+        self.url = database_url(url)
+        settings = persistence_env(self.url)
         settings.update(env or {})
+        if settings["PERSISTENCE_MODULE"] == "eventsourcing.sqlite":
+            private_file(settings["SQLITE_DBNAME"])
         self._locks: dict[UUID, threading.Lock] = {}
         self._locks_lock = threading.Lock()
         self._loaded: dict[UUID, int] = {}
@@ -135,10 +128,34 @@ class Arbiter(Application):
         for attempt in range(5):
             try:
                 super().__init__(env=settings)
-                return
+                break
             except (InternalError, IntegrityError):
                 if attempt == 4:
                     raise
+        self._check_store_key()
+
+    def _check_store_key(self) -> None:
+        """A store is encrypted from its first event or not at all: opened without its key, or
+        with a key while it holds events in the clear, it says so before anything is read."""
+        from commands.console import store_name
+
+        kind, sealed = store_kind(self.recorder), self.mapper.cipher.sealed
+        if kind == "clear" and sealed:
+            raise RuleViolation("store_not_encrypted", f"{store_name(self.url)} holds events "
+                                "written in the clear, before it had a store key: encrypt "
+                                "them with `arbiter store encrypt` (or unset "
+                                f"${KEY_VARIABLE} to use it as it is)")
+        if kind == "encrypted" and not sealed:
+            raise RuleViolation("store_key_required", f"{store_name(self.url)} is encrypted: "
+                                f"give its store key file (${KEY_VARIABLE}, default "
+                                f"./{DEFAULT_KEY})")
+
+    def construct_repository(self) -> CheckedRepository:
+        """The library's repository (its cache as `env` sizes it), every stored event checked
+        as it is folded."""
+        size = self.env.get(self.AGGREGATE_CACHE_MAXSIZE)
+        return CheckedRepository(event_store=self.events, snapshot_store=self.snapshots,
+                                 cache_maxsize=int(size) if size else None)
 
     # -- the host -----------------------------------------------------------------------
 
@@ -177,10 +194,23 @@ class Arbiter(Application):
             raise RuleViolation("season_exists", f"season {name!r} exists already") from None
 
     def season(self, name: str) -> Season:
+        """The season as the store holds it (a copy); loaded from the store, its log is
+        checked against its last signed checkpoint too."""
+        season_id = Season.create_id(name)
+        cache = self.repository.cache
+        stored = cache is None or season_id not in cache.cache
         try:
-            return self.repository.get(Season.create_id(name))
+            season = self.repository.get(season_id)
         except AggregateNotFoundError:
             raise RuleViolation("unknown_season", f"no season {name!r}") from None
+        if stored:
+            try:
+                self._check_complete(season)
+            except RuleViolation:
+                if cache is not None:
+                    cache.get(season_id, evict=True)
+                raise
+        return season
 
     def season_checkpoints(self, name: str) -> SeasonCheckpoints:
         try:
@@ -283,9 +313,7 @@ class Arbiter(Application):
         """The match as the store holds it now (or as of `version`), never to be changed."""
         aggregate_id = Match.create_id(match_id)
         if version is not None:  # a replay of every entry up to it, never a store snapshot
-            past = None
-            for domain_event in self.repository.event_store.get(aggregate_id, lte=version):
-                past = domain_event.mutate(past)
+            past = checked(None, self.repository.event_store.get(aggregate_id, lte=version))
             if past is None:
                 raise RuleViolation("unknown_match", f"no match {match_id!r}")
             return past.snapshot()
@@ -294,14 +322,14 @@ class Arbiter(Application):
         with lock:
             held = self._read.pop(aggregate_id, None)
             reader = held[0] if held else None
-            news = list(self.repository.event_store.get(
-                aggregate_id, gt=reader.version if reader else None))
-            for domain_event in news:
-                check_stored(reader, domain_event.record)
-                reader = domain_event.mutate(reader)
+            before = reader.version if reader else 0
+            reader = checked(reader, self.repository.event_store.get(
+                aggregate_id, gt=before or None))
             if reader is None:
                 raise RuleViolation("unknown_match", f"no match {match_id!r}")
-            snapshot = held[1] if held and not news else reader.snapshot()
+            if held is None:
+                self._check_complete(reader)
+            snapshot = held[1] if held and reader.version == before else reader.snapshot()
             self._read[aggregate_id] = (reader, snapshot)
             if len(self._read) > READ_CACHE:
                 self._read.popitem(last=False)
@@ -476,13 +504,41 @@ class Arbiter(Application):
     # -- the unit of work -----------------------------------------------------------------
 
     def _load(self, aggregate_id: UUID, code: str, name: str) -> Any:
-        """The cached aggregate itself (not a copy): only under `_writing`."""
+        """The cached aggregate itself (not a copy): only under `_writing`. Loaded from the
+        store, a log is checked against its last signed checkpoint too."""
+        cache = self.repository.cache
+        stored = cache is None or aggregate_id not in cache.cache
         try:
             aggregate = self.repository.get(aggregate_id, deepcopy_from_cache=False)
         except AggregateNotFoundError:
             raise RuleViolation(code, f"no {code.removeprefix('unknown_')} {name!r}") from None
+        if stored and isinstance(aggregate, Match | Season):
+            try:
+                self._check_complete(aggregate)
+            except RuleViolation:
+                if cache is not None:
+                    cache.get(aggregate_id, evict=True)
+                raise
         self._loaded.setdefault(aggregate_id, aggregate.version)
         return aggregate
+
+    def _check_complete(self, log: Match | MatchSnapshot | Season) -> None:
+        """A log shorter than a checkpoint the host signed has lost its last entries: no
+        command extends it and no read shows it."""
+        if isinstance(log, Season):
+            checkpoints_id, name = SeasonCheckpoints.create_id(log.name), f"season {log.name}"
+        else:
+            checkpoints_id, name = MatchCheckpoints.create_id(log.match_id), \
+                f"match {log.match_id}"
+        try:
+            notes = self.repository.get(checkpoints_id, deepcopy_from_cache=False).notes
+        except AggregateNotFoundError:
+            return
+        if notes and notes[-1]["size"] > log.version:
+            signed = notes[-1]["size"]
+            raise RuleViolation("missing_entry", f"{name}: entry {log.version + 1} is missing "
+                                f"from the store (a signed checkpoint covers {signed} entries, "
+                                f"the store holds {log.version}); {ADVICE}")
 
     @contextmanager
     def _writing(self, aggregate_id: UUID) -> Iterator[UUID]:

@@ -21,7 +21,7 @@ import click
 
 from audit.errors import AuditError
 from commands import render
-from commands.console import app_of, json_option
+from commands.console import app_of, db_of, json_option
 from commands.inputs import pasted_note, read_json
 
 if TYPE_CHECKING:
@@ -78,7 +78,8 @@ def vkey_of(vkey: str | None) -> VerifierKey | None:
 
 def register(cli: click.Group) -> None:
     for command in (keys_group, checkpoint_command, receipt_group, export_command,
-                    verify_command, replay_command, diff_command, bisect_command):
+                    verify_command, check_command, replay_command, diff_command,
+                    bisect_command):
         cli.add_command(command)
 
 
@@ -246,18 +247,73 @@ def check_signed_by(notes: list[str], key: VerifierKey) -> None:
 @json_option
 def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
     """Verify an audit bundle (a match's or a season's) offline, with no store and no network:
-    exit 0 with a report, or 1 naming the first failure (docs/audit.md lists the codes)."""
+    exit 0 with a report, or 1 naming the first failure (docs/audit.md lists the codes).
+
+    As a witness would, it remembers each origin it verified: the key that signed it (the
+    first time, --key or the key the bundle names) and its largest checkpoint. A later bundle
+    of that origin signed by another key, or rolled back to an older checkpoint, fails
+    (the file: $ARBITER_KNOWN_KEYS, else ~/.config/arbiter/known_origins)."""
+    from audit import witness
     from audit.season_verify import verify_any
 
+    path = witness.known_origins_file()
+    known = witness.load(path)
+    origin, named = header_claims(file)
+    seen = known.get(origin) if origin else None
     key = vkey_of(vkey)
-    with open(file, "rb") as stream, ExitStack() as stack:
-        audit = judged(lambda: verify_any(stream, key, progress=progress_bar(stack)), as_json)
+    if key is not None:
+        source, how = "key", "pinned with --key"
+    elif seen is not None:
+        source, how = "known", f"pinned: the key {origin} was first verified with ({path})"
+    else:
+        source, how = "first_use", ("trusted on first use: named by the header, remembered "
+                                    f"for {origin} in {path}; pass --key to pin the key the "
+                                    "host published")
+
+    def check() -> Any:
+        if key is not None:
+            witness.check_key(seen, str(key), "--key", path)
+        elif seen is not None:
+            witness.check_key(seen, named, "the key the bundle's header names", path)
+        pinned = key or (vkey_of(seen.key) if seen is not None else None)
+        with open(file, "rb") as stream, ExitStack() as stack:
+            return verify_any(stream, pinned, progress=progress_bar(stack), seen=seen)
+
+    audit = judged(check, as_json)
+    signed = signed_checkpoint(audit)
+    if origin and signed is not None:
+        witness.save(path, witness.remembered(known, origin, str(audit.signer), *signed))
+        audit.key_source = how
     data = verified_data(audit)
+    data["key_source"] = source if signed is not None else None
     render.show(data, as_json, lambda: [
         audit.title(), render.pairs(audit.findings()),
         *([render.rows_table(data["standings"], title="standings, recomputed")]
           if "standings" in data else []),
         "verified"])
+
+
+def header_claims(file: str) -> tuple[str | None, str | None]:
+    """The origin and host key a bundle's header names (None where it names none: verify
+    says what is wrong with it)."""
+    with open(file, "rb") as stream:
+        first = stream.readline()
+    try:
+        header = json.loads(first)["header"]
+        origin, key = header.get("origin"), header.get("host_key")
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None, None
+    return (origin if isinstance(origin, str) else None), (key if isinstance(key, str) else None)
+
+
+def signed_checkpoint(audit: Any) -> tuple[int, bytes] | None:
+    """The size and root of a verified bundle's last signed checkpoint, if it has one."""
+    from audit.season_verify import SeasonAudit
+
+    if isinstance(audit, SeasonAudit):
+        return (audit.checkpoints[-1], audit.signed_root) if audit.checkpoints else None
+    return (audit.checkpoints[-1].size, audit.checkpoints[-1].root) if audit.checkpoints \
+        else None
 
 
 def verified_data(audit: Any) -> dict[str, Any]:
@@ -276,6 +332,46 @@ def verified_data(audit: Any) -> dict[str, Any]:
     return {**found, "match": h.match, "game": h.game, "rules_version": h.rules_version,
             "season": h.season, "players": h.players, "unsigned": bool(h.unsigned),
             "weak_seed": bool(h.weak_seed), "ended": audit.ended, "results": audit.results}
+
+
+@click.command("check", short_help="Check every stored entry, checkpoint and balance.")
+@click.option("--key", "vkey", default=None, metavar="VKEY",
+              help="The host's verifier key the stored checkpoints must be signed by (default: "
+                   "the configured key file's).")
+@json_option
+@click.pass_context
+def check_command(ctx: click.Context, vkey: str | None, as_json: bool) -> None:
+    """Check the whole store: every entry of every match and season re-hashed and chained,
+    every sealed part against its commitment, every signed checkpoint against the log it
+    signs, every command and every balance re-derived by the rules, every snapshot against
+    the replay. Exit 0 when it holds, 1 naming the first forged or missing entry."""
+    from commands.check import StoreFault, check_store
+    from commands.console import store_name
+    from commands.store import database_url
+
+    key = vkey_of(vkey)
+    if key is None:
+        signer = signer_from()
+        key = vkey_of(signer.verifier_key()) if signer else None
+    app = app_of(ctx, signing=False)
+    store = store_name(database_url(db_of(ctx)))
+    try:
+        found = check_store(app, key)
+    except StoreFault as fault:
+        if as_json:
+            click.echo(json.dumps({"intact": False, "store": store, "code": fault.code,
+                                   "message": fault.message}, indent=2, sort_keys=True))
+        else:
+            click.echo(f"FAILED {fault.code}: {fault.message}")
+        sys.exit(1)
+    data = {"intact": True, "store": store, "matches": found.matches, "entries": found.entries,
+            "seasons": found.seasons, "season_entries": found.season_entries,
+            "match_checkpoints": found.match_checkpoints,
+            "season_checkpoints": found.season_checkpoints, "snapshots": found.snapshots,
+            "postings": found.postings, "signed_by": found.signer, "unsigned": found.unsigned,
+            "encrypted": found.encrypted,
+            "findings": dict(found.findings())}
+    render.show(data, as_json, lambda: [store, render.pairs(found.findings()), "intact"])
 
 
 @click.group("receipt", short_help="Check the receipt of a submission.")
@@ -376,7 +472,8 @@ def audit_of(ctx: click.Context, source: str, vkey: str | None) -> Audit:
             raise RuleViolation("no_file", f"no file {source}, nor a match of that name in "
                                 "the store") from None
         raise
-    return verify((line.encode() for line in export(match, [], FULL, None)), keep_log=True)
+    return verify((line.encode() for line in export(match, [], FULL, None)), keep_log=True,
+                  complete=False)  # the store's own log, read without its checkpoints
 
 
 def viewer_for(audit: Audit, source: str, viewer: str) -> str:

@@ -21,6 +21,7 @@ from commands.match_cli import register as register_match
 from commands.season_cli import register as register_season
 from commands.service_cli import register as register_service
 from commands.start_cli import register as register_start
+from commands.store_cli import register as register_store
 
 
 class Arbitrated(click.Group):
@@ -77,6 +78,7 @@ cli.add_command(games_command)
 register_start(cli)
 register_audit(cli)
 register_service(cli)
+register_store(cli)
 register_season(cli)
 cli.add_command(announce)
 

@@ -86,7 +86,7 @@ def projections_rebuild(ctx: click.Context, as_json: bool) -> None:
     from projections.tables import open_views
 
     with closing(Ledger(env=persistence_env(database_url(db_of(ctx))))) as ledger:
-        views = open_views(ledger.recorder.datastore)
+        views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
         total = ledger.recorder.max_notification_id() or 0
         with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
             runner.rebuild(ledger, views, lambda done, _: bar.update(done - bar.pos))

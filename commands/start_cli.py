@@ -79,15 +79,18 @@ def init_command(ctx: click.Context, key_path: str | None, name: str, as_json: b
     host token of the HTTP API, and print the verifier key to publish. Run again, it keeps
     what exists and says so."""
     from commands.http.tokens import HostToken, Tokens
+    from commands.sealing import store_key_for
     from commands.store import database_url
 
     key = host_key(key_path, name)
+    url = database_url(db_of(ctx))
+    store_key = store_key_for(url)
     app, empty = open_store(db_of(ctx), key.signer)
     token = None if HostToken.create_id() in app.repository else Tokens(app).set_host()
-    url = database_url(db_of(ctx))
     data = {"store": {"url": url, "created": empty},
             "key": {"file": str(key.path), "created": key.created,
                     "verifier_key": key.signer.verifier_key()},
+            "store_key": store_key,
             "host_token": {"created": token is not None, "token": token}}
     render.show(data, as_json, lambda: init_text(data))
 
@@ -99,6 +102,7 @@ def init_text(data: dict[str, Any]) -> list[Any]:
                   + ("ready, empty" if store["created"] else "kept: it holds events already")),
         ("host key", f"{key['file']}: " + ("created (mode 0600): keep it secret, back it up"
                                            if key["created"] else "kept")),
+        ("store key", store_key_text(data["store_key"])),
         ("host token", f"{token['token']}  (shown once: keep it for the HTTP API)"
          if token["created"] else "kept (`arbiter tokens host` makes a new one)"),
     ]
@@ -114,6 +118,15 @@ def init_text(data: dict[str, Any]) -> list[Any]:
                             "--players alice,bob,carol,..."),
                 ("the games", "arbiter games"),
                 ("all of it", "README.md, \"Your first hour\"")])]
+
+
+def store_key_text(store_key: dict[str, Any]) -> str:
+    if store_key["clear"]:
+        return ("none: the store holds events written in the clear; `arbiter store encrypt` "
+                f"makes {store_key['file']} and encrypts them")
+    return f"{store_key['file']}: " + (
+        "created (mode 0600): every event is encrypted with it; keep it secret, back it up"
+        if store_key["created"] else "kept")
 
 
 # -- demo -----------------------------------------------------------------------------------
@@ -140,21 +153,26 @@ def demo_command(ctx: click.Context, seeds_dir: str | None, key_path: str | None
     files = sorted(folder.glob("*.json"))
     if not files:
         raise RuleViolation("no_seeds", f"no match files in {folder}")
+    from commands.sealing import store_key_for
+
     key = host_key(key_path, name)
-    app, _ = open_store(db_of(ctx), key.signer)
     url = database_url(db_of(ctx))
+    store_key = store_key_for(url)
+    app, _ = open_store(db_of(ctx), key.signer)
     say: Callable[..., None] = (lambda *_: None) if as_json else render.out
     say(render.pairs([
         ("store", store_name(url)),
         ("host key", f"{key.path}: " + ("created as `arbiter init` makes it (mode 0600)"
                                         if key.created else "kept")),
+        ("store key", store_key_text(store_key)),
         ("verifier key", key.signer.verifier_key())]))
     played = [demo_match(app, path, key.signer, say) for path in files]
     failed = [m["match"] for m in played if m["mismatches"] or not m["audit"]["verified"]]
     seasons = demo_seasons(app, key.signer, folder, say)
     missed = [s["season"] for s in seasons if s["mismatches"] or not s["audit"]["verified"]]
     data = {"store": url, "key_file": str(key.path), "key_created": key.created,
-            "verifier_key": key.signer.verifier_key(), "matches": played, "seasons": seasons}
+            "store_key": store_key, "verifier_key": key.signer.verifier_key(),
+            "matches": played, "seasons": seasons}
     if as_json:
         render.show(data, True, list)
     else:

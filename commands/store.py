@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from urllib.parse import parse_qs, unquote, urlparse
 
+from commands.sealing import cipher_env
 from domain.errors import RuleViolation
 
 DEFAULT_URL = "sqlite:///arbiter.db"
@@ -19,11 +20,16 @@ def database_url(explicit: str | None = None) -> str:
 
 
 def persistence_env(url: str) -> dict[str, str]:
-    """eventsourcing settings for a database URL.
+    """eventsourcing settings for a database URL, with the store key's (commands.sealing):
+    every writer and reader of one store gets the same.
 
     sqlite:///relative/file.db, sqlite:////absolute/file.db, sqlite:///:memory:
     postgresql://user[:password]@host[:port]/dbname[?connect_timeout=SECONDS]
     """
+    return {**database_env(url), **cipher_env()}
+
+
+def database_env(url: str) -> dict[str, str]:
     parsed = urlparse(url)
     if parsed.scheme == "sqlite":
         path = parsed.path[1:] if parsed.path.startswith("/") else parsed.path

@@ -71,14 +71,15 @@ def seal_entry(
     return entry
 
 
-def forgery(record: dict[str, Any], salt_key: bytes, prev: str) -> str | None:
+def forgery(record: dict[str, Any], salt_key: bytes, prev: str,
+            prefix: bytes = EVENT_PREFIX) -> str | None:
     """What is wrong with a stored record, or None when its entry hashes to its `hash`, follows
     `prev`, and each sealed part opens its commitment: a row edited in the database, found
-    before any view shows it."""
+    before any view shows it. `prefix` is the log's (a match's, or SEASON_PREFIX)."""
     entry = record["entry"]
     seq = entry["seq"]
     hashed = encoded({k: v for k, v in entry.items() if k != "hash"})
-    if hashlib.sha256(EVENT_PREFIX + hashed).hexdigest() != entry["hash"]:
+    if hashlib.sha256(prefix + hashed).hexdigest() != entry["hash"]:
         return f"entry {seq} does not hash to its hash"
     if entry["prev"] != prev:
         return f"entry {seq} does not follow the entry before it"

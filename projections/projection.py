@@ -19,6 +19,7 @@ from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
 
 from domain.checkpoints import MatchCheckpoints, SeasonCheckpoints
+from domain.integrity import admit, checked
 from domain.match import Match
 from domain.season import Season
 from projections.follow import MatchFollower
@@ -49,6 +50,9 @@ class ArbiterProjection(Projection[ArbiterViews]):
 
     def __init__(self, view: ArbiterViews) -> None:
         super().__init__(view)
+        ledger = getattr(self, "ledger", None)
+        if ledger is not None and ledger.mapper.cipher is not None:
+            view.cipher = ledger.mapper.cipher  # the rows sealed as the events are
         self._aggregates: OrderedDict[UUID, Any] = OrderedDict()
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
@@ -68,11 +72,12 @@ class ArbiterProjection(Projection[ArbiterViews]):
         kept = self._aggregates.pop(key, None)
         aggregate = kept.match if isinstance(kept, MatchFollower) else kept
         if version == 1:
-            aggregate, kept = domain_event.mutate(None), None
+            aggregate, kept = admit(None, domain_event), None
         elif aggregate is not None and aggregate.version == version - 1:
-            aggregate = domain_event.mutate(aggregate)
+            aggregate = admit(aggregate, domain_event)
         else:
-            aggregate, kept = self.ledger.repository.get(key, version=version), None
+            aggregate = self.ledger.repository.get(key, version=version, projector_func=checked)
+            kept = None
         if isinstance(aggregate, Match):
             if kept is None:
                 kept = MatchFollower(aggregate)

@@ -89,7 +89,7 @@ def run(env: Mapping[str, str], stop: threading.Event, wake: threading.Event | N
 def poll(env: Mapping[str, str], stop: threading.Event, wake: threading.Event,
          interval: float) -> None:
     with closing(Ledger(env=dict(env))) as ledger:
-        views = open_views(ledger.recorder.datastore)
+        views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
         projection = bound(ledger)(views)
         while not stop.is_set():
             try:

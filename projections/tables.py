@@ -112,12 +112,38 @@ def event_of(fact: dict[str, Any]) -> Event:
                  actor=fact["actor"], postings=tuple(Posting(**p) for p in fact["postings"]))
 
 
+# What a view row may hold that the public may not see is encrypted with the store's key
+# (commands.sealing), and the viewer it is for is keyed: a reader of the database learns neither
+# what a player was told nor who was told something. Match ids, seqs, rounds, the public
+# envelope of each entry, checkpoints and published results stay in the clear.
+SEALED = {"entries": ("shown", "fact"), "summaries": ("summary",), "receipts": ("receipt",),
+          "dashboards": ("dashboard",), "standings": ("standings",)}
+TAGGED = {"readers": "viewer", "summaries": "viewer", "receipts": "player",
+          "standings": "viewer"}
+WRITTEN = {"entry": "entries", "summary": "summaries", "receipt": "receipts",
+           "dashboard": "dashboards", "standings": "standings", "reader": "readers"}
+
+
+class Clear:
+    """The view cipher of a store without a key: everything as it is."""
+
+    def tag(self, viewer: str) -> str:
+        return viewer
+
+    def seal_text(self, text: str) -> str:
+        return text
+
+    def open_text(self, text: str) -> str:
+        return text
+
+
 class ArbiterViews(TrackingRecorder, ABC):
     """Writes the changes of each event with its tracking row; reads the views back."""
 
     prefix: str
     snapshot: str | None = None  # a statement that makes a multi-table read consistent
     forget: str  # deletes the application's tracking row
+    cipher: Any = Clear()  # the store's (commands.sealing.StoreCipher), set by `open_views`
 
     def view_statements(self) -> list[str]:
         return [*(f"CREATE TABLE IF NOT EXISTS {self.prefix}{name} ({columns})"
@@ -163,7 +189,22 @@ class ArbiterViews(TrackingRecorder, ABC):
 
     def _apply(self, curs: Any, changes: Changes) -> None:
         for statement, params in changes:
-            self.execute(curs, self.writes[statement], params)
+            self.execute(curs, self.writes[statement], self._sealed(statement, params))
+
+    def _sealed(self, statement: str, params: dict[str, Any]) -> dict[str, Any]:
+        table = WRITTEN.get(statement)
+        if table is None:
+            return params
+        sealed = dict(params)
+        for column in SEALED.get(table, ()):
+            if sealed[column] is not None:
+                sealed[column] = self.cipher.seal_text(sealed[column])
+        if table in TAGGED:
+            sealed[TAGGED[table]] = self.cipher.tag(sealed[TAGGED[table]])
+        return sealed
+
+    def _open(self, text: str) -> Any:
+        return orjson.loads(self.cipher.open_text(text))
 
     def execute(self, curs: Any, query: str, params: dict[str, Any]) -> None:
         curs.execute(query, params)
@@ -196,10 +237,11 @@ class ArbiterViews(TrackingRecorder, ABC):
         query = (SHOWN_TO_HOST if viewer == HOST else SHOWN_TO).replace("{column}", column)
         if column == "fact":
             query = query.replace(" ORDER BY", " AND fact IS NOT NULL ORDER BY")
-        self.execute(curs, self.sql(query), {"match_id": match_id, "viewer": viewer,
+        self.execute(curs, self.sql(query), {"match_id": match_id,
+                                             "viewer": self.cipher.tag(viewer),
                                              "after": after, "upto": upto,
                                              "public": 0 if private else 1})
-        texts = [row[column] for row in curs.fetchall()]
+        texts = [self.cipher.open_text(row[column]) for row in curs.fetchall()]
         return orjson.loads("[" + ",".join(texts) + "]")
 
     def shown(self, curs: Any, match_id: str, viewer: str, after: int = 0,
@@ -229,12 +271,12 @@ class ArbiterViews(TrackingRecorder, ABC):
             kept = self.one(curs, "SELECT seq, summary FROM {p}summaries WHERE match_id = "
                                   ":match_id AND viewer = :viewer AND seq <= :upto "
                                   "ORDER BY seq DESC LIMIT 1",
-                            match_id=match_id, viewer=viewer, upto=upto)
+                            match_id=match_id, viewer=self.cipher.tag(viewer), upto=upto)
             after = kept["seq"] if kept else 0
             events = self._readable(curs, match_id, viewer, upto=upto)
             facts = self._readable(curs, match_id, viewer, "fact", after=after, upto=upto)
         game = get_game(head["game"])
-        summary = orjson.loads(kept["summary"]) if kept else game.summary_start(viewer)
+        summary = self._open(kept["summary"]) if kept else game.summary_start(viewer)
         for fact in facts:
             game.summary_step(summary, event_of(fact))
         return {"match": match_id, "game": head["game"], "viewer": viewer,
@@ -255,21 +297,22 @@ class ArbiterViews(TrackingRecorder, ABC):
             told = self.shown(curs, match_id, player, private=True)
             receipts = self.rows(curs, "SELECT receipt FROM {p}receipts WHERE match_id = "
                                        ":match_id AND player = :player ORDER BY seq",
-                                 match_id=match_id, player=player)
+                                 match_id=match_id, player=self.cipher.tag(player))
         return {"match": match_id, "player": player, "told": told,
-                "receipts": [orjson.loads(row["receipt"]) for row in receipts]}
+                "receipts": [self._open(row["receipt"]) for row in receipts]}
 
     def dashboard(self, match_id: str) -> dict[str, Any] | None:
         with self.reading() as curs:
             found = self.one(curs, "SELECT dashboard FROM {p}dashboards WHERE match_id = "
                                    ":match_id", match_id=match_id)
-        return None if found is None else orjson.loads(found["dashboard"])
+        return None if found is None else self._open(found["dashboard"])
 
     def standings(self, season: str, viewer: str) -> dict[str, Any] | None:
         with self.reading() as curs:
             found = self.one(curs, "SELECT standings FROM {p}standings WHERE season = :season "
-                                   "AND viewer = :viewer", season=season, viewer=viewer)
-        return None if found is None else orjson.loads(found["standings"])
+                                   "AND viewer = :viewer", season=season,
+                            viewer=self.cipher.tag(viewer))
+        return None if found is None else self._open(found["standings"])
 
     def audit(self, match_id: str) -> dict[str, Any] | None:
         """Every entry as the public log holds it (hashes, commitments) and the checkpoints."""
@@ -309,7 +352,7 @@ class ArbiterViews(TrackingRecorder, ABC):
     def seasons(self) -> list[str]:
         with self.reading() as curs:
             found = self.rows(curs, "SELECT season FROM {p}standings WHERE viewer = :viewer "
-                                    "ORDER BY season", viewer="public")
+                                    "ORDER BY season", viewer=self.cipher.tag(PUBLIC))
         return [row["season"] for row in found]
 
     def seqs(self, match_ids: Iterable[str]) -> dict[str, int]:
@@ -367,12 +410,15 @@ class SQLiteViews(ArbiterViews, SQLiteTrackingRecorder):
         return [*super().construct_create_table_statements(), *self.view_statements()]
 
 
-def open_views(datastore: Any) -> ArbiterViews:
-    """The view tables beside an application's own, on its connections."""
+def open_views(datastore: Any, cipher: Any = None) -> ArbiterViews:
+    """The view tables beside an application's own, on its connections, read and written
+    with its store cipher (`application.mapper.cipher`)."""
     if isinstance(datastore, PostgresDatastore):
         views: ArbiterViews = PostgresViews(datastore, tracking_table_name=f"{NAME}_tracking")
     else:
         views = SQLiteViews(datastore)
+    if cipher is not None:
+        views.cipher = cipher
     for attempt in range(5):
         try:
             views.create_table()  # workers starting together race on CREATE TABLE

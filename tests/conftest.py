@@ -34,12 +34,33 @@ settings.load_profile(
 SERVER_URL = os.environ.get("ARBITER_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
+def _store_key() -> str:
+    """Every store of the suite is encrypted at rest, as `arbiter init` makes a new one: one
+    store key for the whole run (tests of stores without one unset ARBITER_STORE_KEY)."""
+    from commands.sealing import make_key
+
+    path = os.path.join(tempfile.mkdtemp(prefix="arbiter-store-key-"), "arbiter-store.key")
+    make_key(path)
+    return path
+
+
+os.environ["ARBITER_STORE_KEY"] = _store_key()
+
+
 def _answers(url: str) -> bool:
     try:
         with psycopg.connect(url, connect_timeout=3):
             return True
     except psycopg.OperationalError:
         return False
+
+
+@pytest.fixture(autouse=True)
+def known_origins(tmp_path, monkeypatch):
+    """Each test verifies as a witness with its own memory (audit.witness), never the user's."""
+    path = tmp_path / "known_origins"
+    monkeypatch.setenv("ARBITER_KNOWN_KEYS", str(path))
+    return path
 
 
 @pytest.fixture(scope="session")

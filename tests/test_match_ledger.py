@@ -362,11 +362,15 @@ def test_a_close_meant_for_a_round_already_closed_is_refused(app):
     assert again.seqs == first.seqs
 
 
-def test_a_read_refuses_an_entry_edited_in_the_database(sqlite_url):
-    """A sealed bid changed with SQL no longer opens its commitment: no view shows it."""
+def test_a_read_refuses_an_entry_edited_in_the_database(sqlite_url, monkeypatch):
+    """A sealed bid changed with SQL no longer opens its commitment: no view shows it (a store
+    without a store key, whose rows SQL can read; tests/test_sealing.py has the encrypted)."""
     import sqlite3
 
     from commands.app import Arbiter
+
+    monkeypatch.delenv("ARBITER_STORE_KEY")
+    monkeypatch.chdir(sqlite_url.removeprefix("sqlite:///").rsplit("/", 1)[0])
 
     app = Arbiter(sqlite_url, signer=SIGNER)
     new_match(app)

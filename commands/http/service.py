@@ -53,7 +53,7 @@ class Service:
         self.settings = settings
         self.env = persistence_env(database_url(settings.url))
         self.arbiter = Arbiter(settings.url, signer=settings.signer or signer_from())
-        self.views = open_views(self.arbiter.recorder.datastore)
+        self.views = open_views(self.arbiter.recorder.datastore, self.arbiter.mapper.cipher)
         self.tokens = Tokens(self.arbiter)
         self.hub = Hub(self.views)
         self.deadlines = Deadlines(self.arbiter, self.views, self.submit)

@@ -93,7 +93,7 @@ def test_an_unsigned_round_is_signed_on_demand(tmp_path, sqlite_url, monkeypatch
     assert parse_checkpoint(parse_note(note).text).size == 6  # the log as round 0 ended
 
 
-def test_export_and_verify(host):
+def test_export_and_verify(host, known_origins):
     public, full = host["dir"] / "public.jsonl", host["dir"] / "full.jsonl"
     ok(run(host["db"], "export", "m", "--public", "-o", str(public), key=host["key"]))
     ok(run(host["db"], "export", "m", "--full", "-o", str(full), key=host["key"]))
@@ -104,6 +104,10 @@ def test_export_and_verify(host):
     assert ok(run(host["db"], "verify", str(public), "--key", host["vkey"]))
     other = host["dir"] / "other.key"
     stranger = ok(run(host["db"], "keys", "generate", "--key", str(other))).strip()
+    refused = run(host["db"], "verify", str(public), "--key", stranger)
+    # This origin was verified here before, with the host's key: another is refused outright.
+    assert refused.exit_code == 1 and refused.stdout.startswith("FAILED key_changed")
+    known_origins.unlink()  # a verifier who never saw it: the checkpoints are not the key's
     refused = run(host["db"], "verify", str(public), "--key", stranger)
     assert refused.exit_code == 1 and refused.stdout.startswith("FAILED unsigned_checkpoint")
     assert "wrong_host_key" in error_line(run(host["db"], "export", "m", "--public", "-o",

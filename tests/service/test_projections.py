@@ -25,7 +25,7 @@ from commands.store import persistence_env
 from domain.decider import HOST, PUBLIC
 from projections.projection import Ledger, bound
 from projections.runner import catch_up, notifications, rebuild, run
-from projections.tables import APPLICATION, TABLES, ArbiterViews, open_views
+from projections.tables import APPLICATION, SEALED, TABLES, ArbiterViews, open_views
 from projections.views import view
 from tests.support.host_key import SIGNER
 
@@ -40,9 +40,15 @@ def copies(n: int) -> list[MatchFile]:
 
 
 def tables(views: ArbiterViews) -> dict[str, Any]:
-    """Every row of every view table, and the tracked position."""
+    """Every row of every view table (what is sealed, opened: each sealing draws a new nonce),
+    and the tracked position."""
+    def opened(name: str, row: dict[str, Any]) -> dict[str, Any]:
+        return {column: views.cipher.open_text(value)
+                if column in SEALED.get(name, ()) and value is not None else value
+                for column, value in row.items()}
+
     with views.reading() as curs:
-        found = {name: sorted(json.dumps(row, sort_keys=True)
+        found = {name: sorted(json.dumps(opened(name, row), sort_keys=True)
                               for row in views.rows(curs, f"SELECT * FROM {{p}}{name}"))
                  for name in TABLES}
     return {**found, "position": views.max_tracking_id(APPLICATION)}
@@ -58,7 +64,7 @@ def test_the_tables_hold_every_view_and_a_rebuild_gives_them_again(db_url):
     for file in files:
         play(app, file)
     ledger = Ledger(env=persistence_env(db_url))
-    views = open_views(ledger.recorder.datastore)
+    views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
     catch_up(ledger, views)
     for file in files:
         match = app.match(file.match)
@@ -84,7 +90,7 @@ def test_the_tables_give_every_viewer_every_round_of_every_seed_match(sqlite_url
     for file in files:
         play(app, file)
     ledger = Ledger(env=persistence_env(sqlite_url))
-    views = open_views(ledger.recorder.datastore)
+    views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
     catch_up(ledger, views)
     for file in files:
         match = app.match(file.match)
@@ -104,7 +110,7 @@ def test_a_ten_thousand_entry_match_projects_live_as_a_rebuild_does(sqlite_url):
     new_match(app, garnets=(400, 400, 400), rounds=40)
     app.submit("m1", "host", "open_match")
     ledger = Ledger(env=persistence_env(sqlite_url))
-    views = open_views(ledger.recorder.datastore)
+    views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
     projection = bound(ledger)(views)
     for round in range(40):
         for n in range(125):
@@ -133,7 +139,7 @@ def test_a_rebuild_while_the_projection_runs_leaves_it_current(pg_url):
     first, *rest = copies(1)
     env = persistence_env(pg_url)
     ledger = Ledger(env=env)
-    views = open_views(ledger.recorder.datastore)
+    views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
     stop = threading.Event()
     projecting = threading.Thread(target=run, args=(env, stop), kwargs={"interval": 0.1})
     projecting.start()
@@ -156,7 +162,7 @@ def test_a_killed_projection_process_resumes_and_applies_each_event_once(pg_url)
     for file in copies(4):
         play(app, file)
     ledger = Ledger(env=persistence_env(pg_url))
-    views = open_views(ledger.recorder.datastore)
+    views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
     total = last_projected(ledger)
 
     def projecting() -> subprocess.Popen:

@@ -41,7 +41,9 @@ def test_tokens_are_issued_once_and_stored_as_digests(sqlite_url):
     tokens = Tokens(app)
     assert tokens.is_host(host) and not tokens.is_host(first)
     assert tokens.holder("m1", ann) == "ann" and tokens.holder("m1", host) is None
-    stored = b"".join(n.state for n in app.recorder.select_notifications(1, 10_000))
+    rows = app.recorder.select_notifications(1, 10_000)
+    assert not any(token.encode() in n.state for n in rows for token in (first, host, ann))
+    stored = b"".join(app.mapper.cipher.decrypt(n.state) for n in rows)  # what the key reads
     for token in (first, host, ann):
         assert token.encode() not in stored
         assert hashlib.sha256(token.encode()).hexdigest().encode() in stored

@@ -1,0 +1,126 @@
+"""`arbiter store encrypt`: a store written in the clear, encrypted at rest (commands.sealing).
+
+A store made before stores had a key holds every event and snapshot in the clear, with the
+host seeds, salt keys and sealed plaintexts in them; opened with a store key, it is refused
+(`store_not_encrypted`) until this has run. It makes the store key if there is none (mode
+0600), encrypts every stored event and snapshot in one transaction (rows encrypted already are
+left as they are, so it can be run again), and rebuilds the view tables under the key.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import click
+
+from commands import render
+from commands.console import db_of, json_option, store_name
+from domain.errors import RuleViolation
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(store_group)
+
+
+@click.group("store", short_help="The store at rest: its key and its encryption.")
+def store_group() -> None:
+    """The store at rest: every event, snapshot and view row is encrypted with the store key
+    ($ARBITER_STORE_KEY, default ./arbiter-store.key; docs/threat-model.md)."""
+
+
+@store_group.command("encrypt", short_help="Encrypt a store written in the clear.")
+@json_option
+@click.pass_context
+def store_encrypt(ctx: click.Context, as_json: bool) -> None:
+    """Encrypt a store written before it had a store key: make the key (mode 0600) if there is
+    none, encrypt every stored event and snapshot in one transaction, rebuild the views."""
+    from commands.sealing import key_file, make_key, read_key
+    from commands.store import database_url
+
+    url = database_url(db_of(ctx))
+    created = not key_file().exists()
+    with raw_store(url, "") as raw:
+        kind = _kind(raw)
+    if kind == "encrypted" and created:
+        raise RuleViolation("store_key_required", f"{store_name(url)} is encrypted already, "
+                            f"with a key that is not at {key_file()}: give its key file")
+    if created:
+        make_key()
+    with raw_store(url, read_key()) as raw:
+        events, snapshots = encrypt_rows(raw)
+    rebuilt = rebuild_views(url)
+    data = {"store": url, "key_file": str(key_file()), "key_created": created,
+            "events": events, "snapshots": snapshots, "view_events": rebuilt}
+    render.show(data, as_json, lambda: [render.pairs([
+        ("store", store_name(url)),
+        ("store key", f"{key_file()}: " + ("created (mode 0600): keep it secret, back it up "
+                                            "beside the host key" if created else "kept")),
+        ("encrypted", f"{events} events and {snapshots} snapshots"
+         + ("" if events or snapshots else " (all were encrypted already)")),
+        ("views", f"rebuilt under the key from {rebuilt} events")])])
+
+
+def raw_store(url: str, key: str | None) -> Any:
+    """The store's tables, its rows read as they are stored (no check, nothing refused)."""
+    from contextlib import closing
+
+    from eventsourcing.application import Application
+
+    from commands.sealing import CIPHER_TOPIC, private_file
+    from commands.store import database_env
+
+    class RawStore(Application):
+        name = "arbiter"
+        is_snapshotting_enabled: ClassVar[bool] = True
+
+    env = database_env(url)
+    if env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite":
+        private_file(env["SQLITE_DBNAME"])
+    return closing(RawStore(env={**env, "CIPHER_TOPIC": CIPHER_TOPIC, "CIPHER_KEY": key or ""}))
+
+
+def _kind(raw: Any) -> str | None:
+    from commands.sealing import store_kind
+
+    return store_kind(raw.recorder)
+
+
+def encrypt_rows(raw: Any) -> tuple[int, int]:
+    """Every event and snapshot stored in the clear, encrypted in place, in one transaction."""
+    from commands.sealing import MARK
+
+    cipher = raw.mapper.cipher
+    counts = []
+    with raw.recorder.datastore.transaction(commit=True) as curs:
+        for recorder in (raw.recorder, raw.snapshots.recorder):
+            table, mark = _table(recorder)
+            curs.execute(f"SELECT originator_id, originator_version, state FROM {table}")
+            rows = [(r["originator_id"], r["originator_version"], bytes(r["state"]))
+                    for r in curs.fetchall()]
+            clear = [(cipher.encrypt(state), oid, version) for oid, version, state in rows
+                     if state[:1] != MARK]
+            for params in clear:
+                curs.execute(f"UPDATE {table} SET state = {mark} WHERE originator_id = {mark} "
+                             f"AND originator_version = {mark}", params)
+            counts.append(len(clear))
+    return counts[0], counts[1]
+
+
+def _table(recorder: Any) -> tuple[str, str]:
+    name = recorder.events_table_name
+    schema = getattr(recorder.datastore, "schema", None)
+    return (f'"{schema}"."{name}"', "%s") if schema else (name, "?")
+
+
+def rebuild_views(url: str) -> int:
+    """The view tables rebuilt under the store's key; the number of events projected."""
+    from contextlib import closing
+
+    from commands.store import persistence_env
+    from projections import runner
+    from projections.projection import Ledger
+    from projections.tables import open_views
+
+    with closing(Ledger(env=persistence_env(url))) as ledger:
+        runner.rebuild(ledger, open_views(ledger.recorder.datastore, ledger.mapper.cipher))
+        return ledger.recorder.max_notification_id() or 0
