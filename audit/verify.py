@@ -61,7 +61,7 @@ from audit.rerun import Rerun
 from audit.signing import parse_extensions
 from audit.state_root import state_root
 from audit.witness import Seen, check_not_rolled_back, check_seen
-from domain.envelope import GENESIS_PREV, VERSION
+from domain.envelope import GENESIS_PREV, SEALS, VERSION
 from domain.match import Match
 from domain.rng import match_seed, seed_commitment
 
@@ -574,7 +574,10 @@ def _parse(raw: bytes, after: int) -> Any:
 
 
 def _check_envelope(e: dict[str, Any], match_id: str, seq: int) -> None:
-    """A public entry shows kind, actor, time and data; a sealed one nothing but commitments."""
+    """A public entry shows kind, actor, time and data; a sealed one nothing but commitments.
+    The number of commitments is fixed by what shows: SEALS for every sealed entry (so it says
+    nothing of what the entry hides), one for a public command (its context), none for a
+    public fact."""
     seals = e["seals"]
     if e["v"] != VERSION or e["match"] != match_id or type(e["round"]) is not int or \
             type(seals) is not list or not _are_commitments(seals):
@@ -582,7 +585,7 @@ def _check_envelope(e: dict[str, Any], match_id: str, seq: int) -> None:
                          "round and hex commitments", seq)
     if e["kind"] is None:
         shaped = e["actor"] is None and e["at"] is None and e["public"] is None and \
-            e["postings"] is None and seals
+            e["postings"] is None
     else:
         shaped = type(e["kind"]) is str and type(e["actor"]) is str and \
             (e["at"] is None or type(e["at"]) is str) and type(e["public"]) is dict and \
@@ -590,6 +593,16 @@ def _check_envelope(e: dict[str, Any], match_id: str, seq: int) -> None:
     if not shaped:
         raise AuditError("malformed_entry", "a sealed entry shows only its commitments; a "
                          "public one its kind, actor, time and data", seq)
+    due = SEALS if e["kind"] is None else int(e["kind"] == "CommandAccepted")
+    if len(seals) != due:
+        raise AuditError("malformed_entry", f"{_what(e)} carries {due} commitments, not "
+                         f"{len(seals)}", seq)
+
+
+def _what(e: dict[str, Any]) -> str:
+    if e["kind"] is None:
+        return "a sealed entry"
+    return "a public command" if e["kind"] == "CommandAccepted" else "a public fact"
 
 
 def _are_commitments(seals: list[Any]) -> bool:

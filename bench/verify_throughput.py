@@ -31,6 +31,7 @@ from audit.notes import checkpoint_body
 from audit.signing import extensions
 from audit.verify import verify
 from domain.envelope import GENESIS_PREV, entry_bytes, seal_entry
+from domain.records import padded
 from domain.rng import seed_commitment
 
 MATCH = "bench"
@@ -50,9 +51,9 @@ def entry_for(seq: int, round: int, prev: str) -> dict:
                  {"audience": "host", "kind": "CommandContext", "actor": "system", "at": AT,
                   "data": {"garnets": {player: seq % 10}}}]
         public = None
-    elif kind == 1:  # a sealed fact
-        parts = [{"audience": [player], "kind": "VoteCast", "actor": player, "at": AT,
-                  "data": {"candidate": PLAYERS[seq % 7]}}]
+    elif kind == 1:  # a sealed fact, with its padding part
+        parts = padded([{"audience": [player], "kind": "VoteCast", "actor": player, "at": AT,
+                         "data": {"candidate": PLAYERS[seq % 7]}}])
         public = None
     else:  # a public fact
         parts = []
@@ -72,8 +73,8 @@ def generate(path: Path, size: int) -> None:
                              "season": "bench", "players": PLAYERS,
                              "seed_commitment": seed_commitment(host_seed)}}, parts=[])
     setup = seal_entry(match=MATCH, seq=2, round=0, prev=genesis["hash"], salt_key=SALT_KEY,
-                       public=None, parts=[{"audience": "host", "kind": "SetupCommitted",
-                                            "actor": "host", "at": AT, "data": {}}])
+                       public=None, parts=padded([{"audience": "host", "kind": "SetupCommitted",
+                                                   "actor": "host", "at": AT, "data": {}}]))
     header = {"format": FORMAT, "kind": "public", "match": MATCH, "origin": origin(MATCH),
               "game": "synthetic", "rules_version": "synthetic/1", "season": "bench",
               "players": PLAYERS, "seed_commitment": seed_commitment(host_seed),
@@ -177,7 +178,7 @@ def main() -> None:
         print(json.dumps(measure(Path(args.measure))))
         return
     for size in args.sizes:
-        path = Path(args.dir) / f"arbiter-bench-{size}.jsonl"
+        path = Path(args.dir) / f"arbiter-bench-v2-{size}.jsonl"  # v2: sealed entries padded
         if not path.exists():
             start = time.perf_counter()
             generate(path, size)

@@ -4,7 +4,9 @@ An entry (what the chain hashes and the public log shows):
     {"v", "match", "seq", "round", "prev", "kind", "actor", "at", "public", "postings", "seals"}
 A public entry fills kind, actor, at, public and postings (what it moved in the season). A
 sealed entry leaves them null: its kind, actor, time, audience, data and postings travel inside
-its first sealed part, so the public learns only that an entry exists.
+its first sealed part, so the public learns only that an entry exists. Every sealed entry
+carries exactly SEALS commitments (its parts, padded with host-only padding parts), so its
+seal count says nothing of what it hides.
 `hash` = SHA-256(EVENT_PREFIX + canonical(entry without hash)); the Merkle leaf of an entry
 is that same canonical text.
 """
@@ -22,6 +24,8 @@ VERSION = 1
 EVENT_PREFIX = b"arbiter/event/v1\n"
 SEAL_PREFIX = b"arbiter/seal/v1\n"
 GENESIS_PREV = "0" * 64
+SEALS = 2  # commitments of every sealed entry: a command's own part and its context, or a
+# fact's part and a padding part, or two padding parts
 
 
 def salt(salt_key: bytes, seq: int, index: int) -> bytes:

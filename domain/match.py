@@ -4,6 +4,11 @@ Every accepted command appends a `command` entry (what was sent, sealed to its s
 the host sent it) followed by the `fact` entries the rules decided. Each entry is one stored
 event, so an entry's seq is the aggregate version. State is never stored: replay folds the
 game's `evolve` over the facts, exactly as the live match did.
+
+The public shape of a sealed command's entries is the same whatever they hide: every run of
+sealed facts in its batch (after its command entry, and after each public fact) is filled up
+with `padding` entries to the game's SEALED_RUN, so the public sees the command entry, then
+SEALED_RUN sealed entries, then each public fact followed by SEALED_RUN sealed entries.
 """
 
 from __future__ import annotations
@@ -26,12 +31,20 @@ from domain.errors import RuleViolation
 from domain.frozen import freeze, thaw
 from domain.games import get_game
 from domain.merkle import TreeBuilder
-from domain.records import audience_of, headline, posting_dict, to_event
+from domain.records import (
+    PADDING,
+    audience_of,
+    headline,
+    padded,
+    padding_part,
+    posting_dict,
+    to_event,
+)
 from domain.rng import Rng, match_seed, seed_commitment
 
 CONFIGURED, OPEN, ENDED = "configured", "open", "ended"
 MATCH_COMMANDS = ("contribute", "open_match", "set_deadline", "correct", "end")
-PLAYER_COMMAND, HOST_COMMAND, FACT, META = b"chfm"  # an entry's shape, one byte each
+PLAYER_COMMAND, HOST_COMMAND, FACT, META, PADDED = b"chfmp"  # an entry's shape, a byte each
 # Host commands that touch no submission: a void may still follow them.
 BOOKKEEPING = ("set_deadline", "correct")
 
@@ -179,21 +192,26 @@ class Match(Reading, Aggregate):
             if role == "fact" and fact.kind in MATCH_FACT_KINDS:
                 # A bug in a game, not bad input: auditors read these kinds as the match's own.
                 raise ValueError(f"{self.game_id} emitted {fact.kind}, a kind the match reserves")
-        first = self.version + 1
-        batch_round = self.round
-        self._record_command(command, at, command_id, batch_round)
+        sealed = self.command_is_sealed(command)
+        if sealed:
+            self.check_runs_fit(command, facts)
+        batch = Batch(first=self.version + 1, round=self.round, at=at, command_id=command_id,
+                      padded=sealed, run=_first_run(command))
+        self._record_command(command, at, command_id, batch.round)
         for fact, role in zip(facts, roles, strict=True):
-            self._record(fact, role=role, at=at, batch=first, command_id=command_id,
-                         round=batch_round)
+            self._add(batch, fact, role)
             for opened in self._openings(fact.opens):
-                self._record(opened, role="meta", at=at, batch=first, command_id=command_id,
-                             round=batch_round)
+                self._add(batch, opened, "meta")
+        # The end carries the round open now: the last close may have moved it.
         if self.phase == OPEN and self.game.finished(self.state):
-            self._end(at, first, command_id)
+            ended = MatchFact("MatchEnded", {"results": self.game.results(self.state)},
+                              actor=SYSTEM)
+            self._add(batch, ended, "meta", round=self.round)
+            self._add(batch, self._seed_reveal(), "meta", round=self.round)
         elif facts and isinstance(facts[-1], MatchFact) and facts[-1].kind == "MatchAbandoned":
-            self._record(self._seed_reveal(), role="meta", at=at, batch=first,
-                         command_id=command_id)
-        return list(range(first, self.version + 1))
+            self._add(batch, self._seed_reveal(), "meta", round=self.round)
+        self._pad(batch)
+        return list(range(batch.first, self.version + 1))
 
     def _decide_plain(self, command: Command) -> list[Event]:
         """The rules see a command first, so a float where they want an integer gets their own
@@ -326,6 +344,26 @@ class Match(Reading, Aggregate):
     def host_command_is_sealed(self, name: str) -> bool:
         return name == "correct" or name in getattr(self.game, "SEALED_HOST_COMMANDS", ())
 
+    def command_is_sealed(self, command: Command) -> bool:
+        """Whether the command's entry is sealed: every player's, and the host's that carry
+        what the rules keep from the players."""
+        return command.actor != HOST or self.host_command_is_sealed(command.name)
+
+    @property
+    def sealed_run(self) -> int:
+        """The most sealed facts the game's rules emit in a row for one sealed command."""
+        return getattr(self.game, "SEALED_RUN", 1)
+
+    def check_runs_fit(self, command: Command, facts: list[Event]) -> None:
+        """A sealed command's facts fit the padding: no run of sealed facts longer than the
+        game's SEALED_RUN. A longer one is a bug in the game, not bad input."""
+        run = _first_run(command)
+        for fact in facts:
+            run = 0 if fact.audience == PUBLIC else run + 1
+            if run > self.sealed_run:
+                raise ValueError(f"{self.game_id}'s {command.name} emitted more than "
+                                 f"SEALED_RUN = {self.sealed_run} sealed events in a row")
+
     # -- recording ------------------------------------------------------------------------
 
     def _record_command(self, command: Command, at: str | None, command_id: str | None,
@@ -333,7 +371,7 @@ class Match(Reading, Aggregate):
         sent = {"name": command.name, "args": dict(command.args)}
         context = {"audience": HOST, "kind": "CommandContext", "actor": SYSTEM, "at": at,
                    "data": {"garnets": dict(command.garnets)}, "postings": []}
-        if command.actor == HOST and not self.host_command_is_sealed(command.name):
+        if not self.command_is_sealed(command):
             public, parts = _public("CommandAccepted", HOST, at, sent), [context]
         else:
             # A player's submission is theirs alone; a correction may name a player's vote, and
@@ -344,6 +382,28 @@ class Match(Reading, Aggregate):
             public, parts = None, [own, context]
         self._seal_and_append(public, parts, [], role="command", batch=self.version + 1,
                               command_id=command_id, round=round)
+
+    def _add(self, batch: Batch, fact: Event, role: str, round: int | None = None) -> None:
+        """Record one fact of the batch (in the batch's round unless told otherwise); in a
+        sealed command's batch, a public fact first closes the run of sealed entries before
+        it."""
+        if batch.padded and fact.audience == PUBLIC:
+            self._pad(batch)
+        elif batch.padded:
+            batch.run += 1
+        self._record(fact, role=role, at=batch.at, batch=batch.first,
+                     command_id=batch.command_id, round=batch.round if round is None else round)
+
+    def _pad(self, batch: Batch) -> None:
+        """Fill the run of sealed entries up to SEALED_RUN with padding entries, each in the
+        round of the entry before it."""
+        if not batch.padded:
+            return
+        for _ in range(self.sealed_run - max(batch.run, 0)):
+            self._seal_and_append(None, [padding_part()], [], role=PADDING, batch=batch.first,
+                                  command_id=batch.command_id,
+                                  round=self.record(self.version)["entry"]["round"])
+        batch.run = 0
 
     def _record(self, fact: Event, *, role: str, at: str | None, batch: int,
                 command_id: str | None, round: int | None = None) -> None:
@@ -359,7 +419,10 @@ class Match(Reading, Aggregate):
                               round=self.round if round is None else round)
 
     def _seal_and_append(self, public, parts, postings, *, role, batch, command_id, round):
+        """Append one entry; a sealed one carries exactly SEALS commitments, so its seal count
+        says nothing of what it holds."""
         seq = self.version + 1
+        parts = parts if public is not None else padded(parts)
         entry = seal_entry(match=self.match_id, seq=seq, round=round,
                            prev=self.record(self.version)["entry"]["hash"],
                            salt_key=parse_salt_key(self.salt_key), public=public, parts=parts)
@@ -379,12 +442,6 @@ class Match(Reading, Aggregate):
                     "seq": seq, "index": 0, "salt": salt(key, seq, 0).hex(),
                     "part": deepcopy(latest["part"])}, actor=SYSTEM))
         return opened
-
-    def _end(self, at: str | None, batch: int, command_id: str | None) -> None:
-        ended = MatchFact("MatchEnded", {"results": self.game.results(self.state)}, actor=SYSTEM)
-        self._record(ended, role="meta", at=at, batch=batch, command_id=command_id)
-        self._record(self._seed_reveal(), role="meta", at=at, batch=batch,
-                     command_id=command_id)
 
     def _seed_reveal(self) -> Event:
         return MatchFact("SeedRevealed", {"host_seed": self.host_seed,
@@ -410,6 +467,9 @@ class Match(Reading, Aggregate):
             self.moved.setdefault(record["batch"], seq)
         if role == "command":
             self._note_command(record)
+            return
+        if role == PADDING:
+            self.shapes.append(PADDED)
             return
         self.shapes.append(FACT if role == "fact" else META)
         fact = to_event(record)
@@ -552,7 +612,28 @@ class MatchSnapshot(Reading):
 MATCH_FACT_KINDS = frozenset({
     "MatchCreated", "SetupCommitted", "SeedContributed", "MatchOpened", "DeadlineSet",
     "SubmissionVoided", "SubmissionEntered", "MatchAbandoned", "MatchEnded", "SeedRevealed",
-    "SealOpened"})
+    "SealOpened", "Padding"})
+
+
+def _first_run(command: Command) -> int:
+    """Where a batch's first run of sealed facts starts counting: a correction's own fact (the
+    submission voided or entered) fills none of it, so the rest of a correction's batch is
+    laid out as a player's command would be."""
+    return -1 if command.name == "correct" else 0
+
+
+@dataclass
+class Batch:
+    """The entries one command appends, as they are recorded: where they start, the round and
+    time they carry, and (for a sealed command) the run of sealed facts since the last public
+    entry."""
+
+    first: int
+    round: int
+    at: str | None
+    command_id: str | None
+    padded: bool
+    run: int = 0
 
 
 class MatchFact(Event):

@@ -7,8 +7,9 @@ A record is a plain dict (so the store can transcode it):
               player list
     postings  season postings the entry caused (also hashed: in the entry when public, in
               its first part when sealed)
-    role      "meta" (the match's own bookkeeping), "command" (an accepted command, as sent)
-              or "fact" (a rules event)
+    role      "meta" (the match's own bookkeeping), "command" (an accepted command, as sent),
+              "fact" (a rules event) or "padding" (an entry that holds nothing: it keeps the
+              public shape of a sealed command's entries the same whatever they hide)
     batch     seq of the command entry that caused it (None for the genesis entry)
     command_id  the client's id of that command, if it gave one
 """
@@ -17,7 +18,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.decider import HOST, PUBLIC, Event, Posting
+from domain.decider import HOST, PUBLIC, SYSTEM, Event, Posting
+from domain.envelope import SEALS
+
+PADDING = "padding"
+
+
+def padding_part() -> dict[str, Any]:
+    """A sealed part that holds nothing, addressed to the host: what fills a sealed entry up to
+    its SEALS commitments, and both parts of a padding entry."""
+    return {"audience": HOST, "kind": "Padding", "actor": SYSTEM, "at": None, "data": {},
+            "postings": []}
+
+
+def padded(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A sealed entry's parts, filled up with padding parts to SEALS."""
+    if not 0 < len(parts) <= SEALS:
+        raise ValueError(f"a sealed entry holds 1 to {SEALS} parts, not {len(parts)}")
+    return [*parts, *(padding_part() for _ in range(SEALS - len(parts)))]
 
 
 def posting_dict(p: Posting) -> dict[str, Any]:
@@ -63,7 +81,10 @@ def own_parts(record: dict[str, Any], viewer: str) -> list[int]:
 
 
 def may_see(record: dict[str, Any], viewer: str) -> bool:
-    """The one gate every view passes through."""
+    """The one gate every view passes through. A padding entry is nobody's to read: it holds
+    nothing (the audit log still lists it, as it lists every entry)."""
+    if record.get("role") == PADDING:
+        return False
     if viewer == HOST:
         return True
     audience = headline(record)["audience"]

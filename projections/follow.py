@@ -36,8 +36,9 @@ def submitter(record: Record) -> str | None:
 
 
 def is_fact(record: Record) -> bool:
-    """What a summary folds: every entry but the commands as sent."""
-    return record["role"] != "command"
+    """What a summary folds: the rules' facts and the match's own, not the commands as sent
+    nor the padding."""
+    return record["role"] in ("fact", "meta")
 
 
 class Fold:

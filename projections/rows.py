@@ -47,7 +47,7 @@ def match_rows(follower: MatchFollower, record: dict[str, Any]) -> Changes:
     changes += [
         ("entry", {**key, "seq": seq, "round": entry["round"],
                    "is_public": int(may_see(record, PUBLIC)), "entry": dumps(entry),
-                   "shown": dumps(shown(record)),
+                   "shown": dumps(shown(record) if may_see(record, HOST) else None),
                    "fact": None if fact is None else dumps(fact)}),
         ("match", {**key, "season": match.season, "game": match.game_id,
                    "players": dumps(match.players), "round": match.round,

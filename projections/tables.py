@@ -95,6 +95,8 @@ WRITES = {
     "results": upsert("results", "match_id", "match_id, results"),
 }
 
+# A padding entry is nobody's to read: its "shown" is JSON null (sealed like any other, so
+# only its reader can tell), and it has no readers.
 SHOWN_TO_HOST = ("SELECT {column} FROM {p}entries WHERE match_id = :match_id "
                  "AND seq > :after AND seq <= :upto ORDER BY seq")
 SHOWN_TO = ("SELECT e.{column} FROM {p}entries e JOIN {p}readers r "
@@ -242,7 +244,7 @@ class ArbiterViews(TrackingRecorder, ABC):
                                              "after": after, "upto": upto,
                                              "public": 0 if private else 1})
         texts = [self.cipher.open_text(row[column]) for row in curs.fetchall()]
-        return orjson.loads("[" + ",".join(texts) + "]")
+        return orjson.loads("[" + ",".join(text for text in texts if text != "null") + "]")
 
     def shown(self, curs: Any, match_id: str, viewer: str, after: int = 0,
               private: bool = False) -> list[dict[str, Any]]:

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, settings
 from domain.games import register_game
 
 register_game("sealed_bid", "tests.support.sealed_bid")
+register_game("whispers", "tests.support.whispers")
 
 settings.register_profile("default", max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])

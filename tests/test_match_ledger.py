@@ -324,6 +324,8 @@ def test_a_game_may_seal_a_host_command_it_names(app, monkeypatch):
 
     monkeypatch.setattr(sealed_bid, "SEALED_HOST_COMMANDS", frozenset({"close_round"}),
                         raising=False)
+    # A sealed close penalises each of the three players in a row: its runs must fit.
+    monkeypatch.setattr(sealed_bid, "SEALED_RUN", 3, raising=False)
     new_match(app)
     app.submit("m1", "host", "open_match")
     close = app.submit("m1", "host", "close_round")

@@ -44,7 +44,7 @@ STORY = [
     ("host", "close_round", {}),  # round 1: bob wins
     ("cy", "bid", {"amount": 2}),
     ("cy", "bid", {"amount": 9, "note": "CANARY-CY-NOTE"}),
-    ("host", "correct", {"void": 20, "reason": "CANARY-REASON cy typed 9"}),  # seq 20: cy's 9
+    ("host", "correct", {"void": 22, "reason": "CANARY-REASON cy typed 9"}),  # seq 22: cy's 9
     ("ann", "bid", {"amount": 7}),
     ("host", "close_round", {}),  # round 2: ann wins, and the match ends
 ]

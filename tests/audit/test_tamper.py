@@ -126,25 +126,26 @@ def test_a_self_consistent_entry_that_does_not_follow_its_predecessor_breaks_the
 
 # -- entries dropped, inserted, moved, cut off -----------------------------------------------
 
+# Entry 12 is ann's sealed bid, inside round 1 (entries 11 and 12 are her command and bid).
+
 def test_a_dropped_entry(public):
-    index = entry_at(public, 10)
-    assert failure([*public[:index], *public[index + 1:]]) == ("bad_seq", 10)
+    index = entry_at(public, 12)
+    assert failure([*public[:index], *public[index + 1:]]) == ("bad_seq", 12)
 
 
 def test_an_inserted_entry(public):
-    index = entry_at(public, 10)
-    assert failure([*public[:index + 1], public[index], *public[index + 1:]]) == ("bad_seq", 11)
+    index = entry_at(public, 12)
+    assert failure([*public[:index + 1], public[index], *public[index + 1:]]) == ("bad_seq", 13)
 
 
 def test_an_inserted_forgery_that_links_to_its_predecessor(public):
-    index = entry_at(public, 10)
+    index = entry_at(public, 12)
     before = values(public)[index]
-    forged = seal_entry(match="m1", seq=11, round=before["round"], prev=before["hash"],
-                        salt_key=bytes(32), public=None,
-                        parts=[{"audience": "host", "kind": "Nothing", "actor": "host",
-                                "at": None, "data": {}}])
+    nothing = {"audience": "host", "kind": "Nothing", "actor": "host", "at": None, "data": {}}
+    forged = seal_entry(match="m1", seq=13, round=before["round"], prev=before["hash"],
+                        salt_key=bytes(32), public=None, parts=[nothing, nothing])
     lines = [*public[:index + 1], line(forged).encode(), *public[index + 1:]]
-    assert failure(lines) == ("bad_seq", 12)
+    assert failure(lines) == ("bad_seq", 14)
 
 
 def test_two_entries_swapped(public):
@@ -375,6 +376,32 @@ def test_a_sealed_entry_that_shows_its_kind(story):
         records[seq - 1]["entry"]["kind"] = "BidPlaced"
 
     assert code_of(reforged(story, reveal)[PUBLIC]) == ("malformed_entry", seq)
+
+
+def test_a_sealed_entry_with_one_seal_fewer(story):
+    """Every sealed entry carries SEALS commitments: one fewer would tell it apart."""
+    fact = next(r for r in story.match("m1").records
+                if r["role"] == "fact" and r["entry"]["kind"] is None)
+    seq = fact["entry"]["seq"]
+
+    def unpad(records):
+        records[seq - 1]["parts"] = records[seq - 1]["parts"][:1]
+
+    assert code_of(reforged(story, unpad)[PUBLIC]) == ("malformed_entry", seq)
+
+
+def test_padding_that_hides_something(story):
+    """A padding entry the host fills with a note of its own: the public cannot tell, the
+    re-run of the full bundle does (the rules pad with nothing)."""
+    padding = next(r for r in story.match("m1").records if r["role"] == "padding")
+    seq = padding["entry"]["seq"]
+
+    def note(records):
+        records[seq - 1]["parts"][0]["data"] = {"note": "bob bid 5"}
+
+    bundles = reforged(story, note)
+    assert verified(bundles[PUBLIC]).entries
+    assert code_of(bundles[FULL]) == ("rerun_mismatch", seq)
 
 
 def test_a_dropped_command_with_everything_re_signed(story):

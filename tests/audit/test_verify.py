@@ -23,6 +23,7 @@ from commands.matchfile import load
 from commands.matchfile import play as play_file
 from domain.envelope import GENESIS_PREV, seal_entry
 from domain.errors import RuleViolation
+from domain.records import padded
 from domain.rng import seed_commitment
 from tests.audit.test_bundle import (
     PLAYERS,
@@ -117,8 +118,8 @@ def synthetic(size: int):
                              "season": "s", "players": PLAYERS,
                              "seed_commitment": seed_commitment(host_seed)}}, parts=[])
     setup = seal_entry(match="big", seq=2, round=0, prev=genesis["hash"], salt_key=key,
-                       public=None, parts=[{"audience": "host", "kind": "SetupCommitted",
-                                            "actor": "host", "at": None, "data": {}}])
+                       public=None, parts=padded([{"audience": "host", "kind": "SetupCommitted",
+                                                   "actor": "host", "at": None, "data": {}}]))
     yield line({HEADER: {
         "format": FORMAT, "kind": PUBLIC, "match": "big", "origin": origin("big"),
         "game": "synthetic", "rules_version": "synthetic/1", "season": "s", "players": PLAYERS,

@@ -35,6 +35,9 @@ SPENDS: dict[str, int] = {}  # no command of this game costs garnets (rulebook s
 SETUP_ERROR = "INVALID_SETUP"
 # A timeout says who did not act; sealed, so the other player cannot act on it (TJ-R on timeouts).
 SEALED_HOST_COMMANDS = frozenset({"timeout"})
+# The most sealed events one command emits in a row: a tile won shown to its winner, then the
+# next group's start computed for the host; a leftover kept, then its value shown.
+SEALED_RUN = 2
 
 
 def initial_state(setup: Setup, rng: Rng) -> State:
