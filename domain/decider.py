@@ -105,13 +105,16 @@ class Arg:
     """One argument of a command. kind: "int", "bool", "text", "player" (a player id of the
     match), "list" (of `items`, each of those kinds) or "object" (string keys, `items`
     values). The rules check values themselves, with their own codes; the framework uses this
-    to refuse unknown arguments, bound sizes, document the API and draw forms."""
+    to refuse unknown arguments, bound sizes (domain.edge: a text at most `max_length`
+    characters, 100 unless said; lists at most 100 items, `max_items` being the rules' bound),
+    document the API and draw forms."""
 
     kind: str
     required: bool = True
     items: str | None = None
     max_items: int | None = None
     label: str = ""
+    max_length: int | None = None
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from copy import deepcopy
 from dataclasses import dataclass
+from hashlib import sha256
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -24,8 +25,9 @@ from eventsourcing.domain import Aggregate, Snapshot, event
 from eventsourcing.utils import get_topic
 from pydantic import ValidationError
 
-from domain.canonical import NotCanonical, check
+from domain.canonical import NotCanonical, canonical, check
 from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event
+from domain.edge import MATCH_SPECS, check_args, check_command_id, check_name, excerpt
 from domain.envelope import GENESIS_PREV, entry_bytes, salt, seal_entry
 from domain.errors import RuleViolation
 from domain.frozen import freeze, thaw
@@ -112,6 +114,7 @@ class Match(Reading, Aggregate):
         self.contributions: dict[str, str] = {}
         self.state: Any = None
         self.handled: dict[str, list[int]] = {}
+        self.sent: dict[str, str] = {}  # command id -> fingerprint of the command it named
         self.voided: set[int] = set()
         self.opened: set[int] = set()
         self.unsigned = bool(record["entry"]["public"].get("unsigned"))
@@ -183,8 +186,11 @@ class Match(Reading, Aggregate):
                command_id: str | None = None) -> list[int]:
         """Run one command; returns the seqs it appended. Raises RuleViolation, appending
         nothing. A command id already handled returns the original seqs."""
+        check_command_id(command_id)
         if command_id is not None and command_id in self.handled:
+            self.check_same_command(command, command_id)
             return self.handled[command_id]
+        check_name(command.name, "command")
         self.check_actor_is_known(command.actor)
         facts = self._decide_plain(command)
         roles = ["meta" if isinstance(fact, MatchFact) else "fact" for fact in facts]
@@ -230,6 +236,9 @@ class Match(Reading, Aggregate):
         return facts
 
     def _decide(self, command: Command) -> list[Event]:
+        spec = MATCH_SPECS.get(command.name) or getattr(self.game, "COMMANDS", {}).get(
+            command.name)
+        check_args(command.name, spec, command.args)
         if self.phase == ENDED:
             return self._decide_after_end(command)
         if command.name in MATCH_COMMANDS:
@@ -311,13 +320,21 @@ class Match(Reading, Aggregate):
 
     # -- guards ---------------------------------------------------------------------------
 
+    def check_same_command(self, command: Command, command_id: str) -> None:
+        """A command id answers for one command only: the same name, arguments and sender."""
+        known = self.sent.get(command_id)
+        if known is not None and known != fingerprint(command.actor, command.name,
+                                                      command.args):
+            raise RuleViolation("id_reused", f"command id {excerpt(command_id)} was used for "
+                                "another command: give this one its own id")
+
     def check_actor_is_known(self, actor: str) -> None:
         if actor not in (HOST, *self.players):
-            raise RuleViolation("unknown_player", f"{actor!r} does not play in this match")
+            raise RuleViolation("unknown_player", f"{excerpt(actor)} does not play in this match")
 
     def check_actor_is_a_player(self, actor: str) -> None:
         if actor not in self.players:
-            raise RuleViolation("unknown_player", f"{actor!r} does not play in this match")
+            raise RuleViolation("unknown_player", f"{excerpt(actor)} does not play in this match")
 
     def check_actor_is_host(self, command: Command) -> None:
         if command.actor != HOST:
@@ -327,7 +344,7 @@ class Match(Reading, Aggregate):
         """Only a player's submission with no consequence yet: nothing but other players'
         submissions and host bookkeeping since, and no season assets moved."""
         if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= self.version:
-            raise RuleViolation("unknown_seq", f"no entry {seq!r} in this match")
+            raise RuleViolation("unknown_seq", f"no entry {excerpt(seq)} in this match")
         if self.shapes[seq - 1] != PLAYER_COMMAND:
             raise RuleViolation("not_voidable", "only a player's submission can be voided")
         if seq in self.voided:
@@ -461,6 +478,9 @@ class Match(Reading, Aggregate):
         seq, role = record["entry"]["seq"], record["role"]
         if record["command_id"] is not None and role == "command":
             self.handled[record["command_id"]] = [seq]
+            head = headline(record)
+            self.sent[record["command_id"]] = fingerprint(
+                head["actor"], head["data"]["name"], head["data"]["args"])
         elif record["command_id"] is not None:
             self.handled[record["command_id"]].append(seq)
         if record["postings"] and record["batch"] is not None:
@@ -506,7 +526,7 @@ class Match(Reading, Aggregate):
             "salt_key": self.salt_key, "phase": self.phase, "players": self.players,
             "setup": None if self.setup is None else self.setup.model_dump(mode="json"),
             "host_seed": self.host_seed, "contributions": self.contributions,
-            "state": freeze(self.state), "handled": self.handled,
+            "state": freeze(self.state), "handled": self.handled, "sent": self.sent,
             "voided": sorted(self.voided), "opened": sorted(self.opened),
             "unsigned": self.unsigned, "first_seq": keep,
             "records": self.records[keep - self.first_seq:], "tree": self.tree.state(),
@@ -528,6 +548,7 @@ class Match(Reading, Aggregate):
         state["tree"] = TreeBuilder.from_state(state["tree"])
         state["shapes"] = bytearray(state["shapes"].encode())
         state["moved"] = {int(k): v for k, v in state["moved"].items()}
+        state.setdefault("sent", {})  # a store snapshot taken before command fingerprints
         state.update(_id=aggregate_id, _version=version, _pending_events=[])
         object.__setattr__(match, "__dict__", state)
         return match
@@ -638,6 +659,15 @@ class Batch:
 
 class MatchFact(Event):
     """A fact of the match itself (opening, seed, corrections, the end), not of its game."""
+
+
+def fingerprint(actor: object, name: object, args: Mapping[str, Any]) -> str:
+    """What a command id stands for; a command the log could not hold matches none."""
+    try:
+        sent = canonical({"actor": actor, "name": name, "args": dict(args)})
+    except (NotCanonical, TypeError, ValueError):
+        return ""
+    return sha256(sent).hexdigest()
 
 
 def args_are_plain_json(args: Mapping[str, Any]) -> str | None:
