@@ -25,6 +25,7 @@ from commands.store import database_url, persistence_env
 from commands.stored import CheckedRepository
 from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
 from domain.decider import HOST, Command
+from domain.edge import excerpt
 from domain.envelope import salt
 from domain.errors import RuleViolation
 from domain.integrity import ADVICE, checked
@@ -191,7 +192,7 @@ class Arbiter(Application):
         try:
             self.save(season, checkpoints)
         except IntegrityError:
-            raise RuleViolation("season_exists", f"season {name!r} exists already") from None
+            raise RuleViolation("season_exists", f"season {excerpt(name)} exists already") from None
 
     def season(self, name: str) -> Season:
         """The season as the store holds it (a copy); loaded from the store, its log is
@@ -202,7 +203,7 @@ class Arbiter(Application):
         try:
             season = self.repository.get(season_id)
         except AggregateNotFoundError:
-            raise RuleViolation("unknown_season", f"no season {name!r}") from None
+            raise RuleViolation("unknown_season", f"no season {excerpt(name)}") from None
         if stored:
             try:
                 self._check_complete(season)
@@ -216,7 +217,7 @@ class Arbiter(Application):
         try:
             return self.repository.get(SeasonCheckpoints.create_id(name))
         except AggregateNotFoundError:
-            raise RuleViolation("unknown_season", f"no season {name!r}") from None
+            raise RuleViolation("unknown_season", f"no season {excerpt(name)}") from None
 
     def signed_notes(self, name: str) -> list[str]:
         """Every signed checkpoint of the season, oldest first, and of each of its matches."""
@@ -315,7 +316,7 @@ class Arbiter(Application):
         if version is not None:  # a replay of every entry up to it, never a store snapshot
             past = checked(None, self.repository.event_store.get(aggregate_id, lte=version))
             if past is None:
-                raise RuleViolation("unknown_match", f"no match {match_id!r}")
+                raise RuleViolation("unknown_match", f"no match {excerpt(match_id)}")
             return past.snapshot()
         with self._locks_lock:
             lock = self._read_locks.setdefault(aggregate_id, threading.Lock())
@@ -326,7 +327,7 @@ class Arbiter(Application):
             reader = checked(reader, self.repository.event_store.get(
                 aggregate_id, gt=before or None))
             if reader is None:
-                raise RuleViolation("unknown_match", f"no match {match_id!r}")
+                raise RuleViolation("unknown_match", f"no match {excerpt(match_id)}")
             if held is None:
                 self._check_complete(reader)
             snapshot = held[1] if held and reader.version == before else reader.snapshot()
@@ -346,7 +347,7 @@ class Arbiter(Application):
         signer, only `unsigned` (its genesis entry says so)."""
         def attempt() -> Outcome:
             if Match.create_id(match_id) in self.repository:
-                raise RuleViolation("match_exists", f"match {match_id!r} exists already")
+                raise RuleViolation("match_exists", f"match {excerpt(match_id)} exists already")
             if self.signer is None and not unsigned:
                 raise RuleViolation("no_host_key", "no host key to sign the match's "
                                     "checkpoints: run `arbiter init` first, or create the "
@@ -393,7 +394,7 @@ class Arbiter(Application):
             return full, {}
         for key, value in fixed.items():
             if full.setdefault(key, value) != value:
-                raise RuleViolation("invalid_setup", f"{key}: the season makes it {value!r}")
+                raise RuleViolation("invalid_setup", f"{key}: the season makes it {excerpt(value)}")
         return full, ({"from_match": from_match, "ec": ec, "dmo": dmo}
                       if kind == DEATH_MATCH else {})
 
@@ -481,7 +482,7 @@ class Arbiter(Application):
         try:
             return self.repository.get(MatchCheckpoints.create_id(match_id))
         except AggregateNotFoundError:
-            raise RuleViolation("unknown_match", f"no match {match_id!r}") from None
+            raise RuleViolation("unknown_match", f"no match {excerpt(match_id)}") from None
 
     def _sign_checkpoint(self, match: Match, checkpoints: MatchCheckpoints,
                          round: int) -> None:
@@ -511,7 +512,8 @@ class Arbiter(Application):
         try:
             aggregate = self.repository.get(aggregate_id, deepcopy_from_cache=False)
         except AggregateNotFoundError:
-            raise RuleViolation(code, f"no {code.removeprefix('unknown_')} {name!r}") from None
+            what = code.removeprefix("unknown_")
+            raise RuleViolation(code, f"no {what} {excerpt(name)}") from None
         if stored and isinstance(aggregate, Match | Season):
             try:
                 self._check_complete(aggregate)

@@ -89,7 +89,9 @@ def season_register(ctx: click.Context, season_name: str, players: tuple[str, ..
                 lambda: [f"registered {len(names)} in {season_name}: {', '.join(names)}"])
 
 
-@season.command("grant", short_help="Grant or take an asset, with its reason.")
+# A negative AMOUNT is written as it is (`grant S alice -3`): unknown options are arguments.
+@season.command("grant", short_help="Grant or take an asset, with its reason.",
+                context_settings={"ignore_unknown_options": True})
 @click.argument("season_name", metavar="SEASON")
 @click.argument("player", required=False)
 @click.argument("amount", type=int, required=False)

@@ -149,6 +149,7 @@ class Match(Reading, Aggregate):
         """Create the match: a public genesis entry, then the host's sealed setup. A seed under
         128 bits is refused unless the host allows it; the genesis entry then says so. So it
         does of a match the host chose to run without signed checkpoints."""
+        check_name(match_id, "match id")
         game = get_game(game_id)
         parsed = parse_setup(game, setup)
         weak = check_host_seed(host_seed, allow_weak_seed)

@@ -26,6 +26,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import Aggregate, event
 
 from domain.decider import HOST, PUBLIC, SYSTEM
+from domain.edge import TEXT_MAX, check_name, check_text, excerpt
 from domain.envelope import GENESIS_PREV, seal_season_entry
 from domain.errors import RuleViolation
 from domain.match import parse_salt_key
@@ -58,8 +59,9 @@ def match_origin(prefix: str, match_id: str) -> str:
 
 def check_origin_prefix(prefix: object) -> str:
     if not isinstance(prefix, str) or len(prefix) > 200 or not ORIGIN_PREFIX.fullmatch(prefix):
-        raise RuleViolation("invalid_origin", f"{prefix!r}: give a domain, optionally with a "
-                            "path (e.g. games.example.org/arbiter): letters, digits, . _ ~ - /")
+        raise RuleViolation("invalid_origin", f"{excerpt(prefix)}: give a domain, optionally "
+                            "with a path (e.g. games.example.org/arbiter): letters, digits, "
+                            ". _ ~ - /")
     return prefix
 
 
@@ -106,8 +108,9 @@ class Season(Aggregate):
               at: str | None = None) -> Season:
         """A new season whose checkpoints are signed under `origin_prefix` (the host's)."""
         if not isinstance(name, str) or not SEASON_ID.fullmatch(name):
-            raise RuleViolation("invalid_season", f"{name!r}: a season id is 1 to 64 letters, "
-                                "digits, '.', '_' or '-', starting with a letter or digit")
+            raise RuleViolation("invalid_season", f"{excerpt(name)}: a season id is 1 to 64 "
+                                "letters, digits, '.', '_' or '-', starting with a letter or "
+                                "digit")
         check_origin_prefix(origin_prefix)
         started = {"season": name, "origin": season_origin(origin_prefix, name),
                    "origin_prefix": origin_prefix}
@@ -122,7 +125,7 @@ class Season(Aggregate):
         self.check_season_goes_on()
         self.check_player_id_is_valid(player)
         if player in self.balances:
-            raise RuleViolation("player_exists", f"{player!r} is registered already")
+            raise RuleViolation("player_exists", f"{excerpt(player)} is registered already")
         self._append("PlayerRegistered", HOST, at, {"player": player})
 
     def grant(self, player: str, asset: str, amount: int, reason: str, *,
@@ -150,6 +153,7 @@ class Season(Aggregate):
         self.check_amount(amount, allow_negative=False)
         if not isinstance(reason, str):
             raise RuleViolation("invalid_input", "the reason must be a text")
+        check_text(reason, "reason", TEXT_MAX)
         for player in (giver, receiver):
             self.check_is_in(player)
             if self.frozen.get(player, 0) > 0:
@@ -168,10 +172,12 @@ class Season(Aggregate):
         self.check_season_goes_on()
         if not isinstance(match, str) or not match:
             raise RuleViolation("invalid_input", "a match needs an id")
+        check_name(match, "match id")
         if match in self.matches:
-            raise RuleViolation("match_exists", f"match {match!r} exists already")
+            raise RuleViolation("match_exists", f"match {excerpt(match)} exists already")
         if kind not in KINDS or match_kind(game, from_match, kind == FINAL_MATCH) != kind:
-            raise RuleViolation("invalid_input", f"{game} with from={from_match!r} is no {kind}")
+            raise RuleViolation("invalid_input", f"{excerpt(game)} with from="
+                                f"{excerpt(from_match)} is no {kind}")
         if not isinstance(players, list) or not players:
             raise RuleViolation("invalid_setup", "a match needs its players")
         for player in players:
@@ -202,7 +208,7 @@ class Season(Aggregate):
         for p in postings:
             self.check_is_registered(p["player"])
             if p["asset"] not in ASSETS + POSTED_ONLY:
-                raise RuleViolation("unknown_asset", f"{p['asset']!r}")
+                raise RuleViolation("unknown_asset", f"{excerpt(p['asset'])}")
             moved[p["player"], p["asset"]] = moved.get((p["player"], p["asset"]), 0) + p["amount"]
         for (player, asset), amount in moved.items():
             if asset in ASSETS:
@@ -280,7 +286,7 @@ class Season(Aggregate):
         for asset, amount in changes.items():
             if asset not in RULED_ASSETS:
                 raise RuleViolation("invalid_ruling", f"a ruling moves {', '.join(RULED_ASSETS)}"
-                                    f" (garnets by a grant), not {asset!r}")
+                                    f" (garnets by a grant), not {excerpt(asset)}")
             self.check_amount(amount, allow_negative=True)
             self.check_covers(player, asset, -amount)
         if status == ELIMINATED:
@@ -323,7 +329,7 @@ class Season(Aggregate):
                                     f"Match ({', '.join(candidates)}): name the EC")
             return candidates[0]
         if ec not in candidates:
-            raise RuleViolation("not_an_ec", f"{ec!r} is not an EC of {match}; its are "
+            raise RuleViolation("not_an_ec", f"{excerpt(ec)} is not an EC of {match}; its are "
                                 f"{', '.join(candidates)}")
         return ec
 
@@ -345,11 +351,11 @@ class Season(Aggregate):
     def check_player_id_is_valid(self, player: str) -> None:
         if not isinstance(player, str) or not player or player in RESERVED or \
                 player != player.strip() or not player.isprintable() or len(player) > 100:
-            raise RuleViolation("invalid_player", f"{player!r} cannot be a player id")
+            raise RuleViolation("invalid_player", f"{excerpt(player)} cannot be a player id")
 
     def check_is_registered(self, player: str) -> None:
         if not isinstance(player, str) or player not in self.balances:
-            raise RuleViolation("unknown_player", f"{player!r} is not in season {self.name}")
+            raise RuleViolation("unknown_player", f"{excerpt(player)} is not in season {self.name}")
 
     def check_is_in(self, player: str) -> None:
         if player in self.out:
@@ -359,7 +365,7 @@ class Season(Aggregate):
 
     def check_is_a_match(self, match: str) -> None:
         if match not in self.matches:
-            raise RuleViolation("unknown_match", f"no match {match!r} in season {self.name}")
+            raise RuleViolation("unknown_match", f"no match {excerpt(match)} in season {self.name}")
 
     def check_is_a_finished_main_match(self, match: str | None) -> dict[str, Any]:
         self.check_is_a_match(match)
@@ -373,18 +379,19 @@ class Season(Aggregate):
 
     def check_asset_is_known(self, asset: str) -> None:
         if asset not in ASSETS:
-            raise RuleViolation("unknown_asset", f"{asset!r}; known: {', '.join(ASSETS)}")
+            raise RuleViolation("unknown_asset", f"{excerpt(asset)}; known: {', '.join(ASSETS)}")
 
     def check_amount(self, amount: object, *, allow_negative: bool) -> None:
         if not isinstance(amount, int) or isinstance(amount, bool) or amount == 0 or \
                 abs(amount) > LIMIT or (amount < 0 and not allow_negative):
             kind = "non-zero" if allow_negative else "positive"
             raise RuleViolation("invalid_amount", f"the amount must be a {kind} integer of at "
-                                f"most {LIMIT} (got {amount!r})")
+                                f"most {LIMIT} (got {excerpt(amount)})")
 
     def check_reason(self, reason: object, missing: str) -> None:
         if not isinstance(reason, str) or not reason.strip():
             raise RuleViolation("reason_required", missing)
+        check_text(reason, "reason", TEXT_MAX)
 
     def check_covers(self, player: str, asset: str, amount: int) -> None:
         if asset == "garnets" and not self.garnets_seen:

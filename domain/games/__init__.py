@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from domain.decider import Game
+from domain.edge import excerpt
 from domain.errors import RuleViolation
 
 _MODULES = {
@@ -21,7 +22,7 @@ def get_game(game_id: str) -> Game:
         return import_module(_MODULES[game_id])  # type: ignore[return-value]
     except KeyError:
         known = ", ".join(sorted(_MODULES))
-        raise RuleViolation("unknown_game", f"no game {game_id!r}; known: {known}") from None
+        raise RuleViolation("unknown_game", f"no game {excerpt(game_id)}; known: {known}") from None
 
 
 def register_game(game_id: str, module: str) -> None:
