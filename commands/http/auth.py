@@ -9,9 +9,9 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from commands.http.errors import ApiError
-from commands.http.models import MatchId, PlayerId
 from commands.http.service import Service
 from domain.decider import HOST
+from domain.edge import excerpt
 
 bearer = HTTPBearer(auto_error=False, description="The host token, or a player's token for "
                                                   "one match (issued by the host)")
@@ -25,27 +25,51 @@ def service(request: Request) -> Service:
 Svc = Annotated[Service, Depends(service)]
 
 
-def token_of(credentials: HTTPAuthorizationCredentials | None) -> str:
-    if credentials is None:
+def bearer_token(request: Request) -> str:
+    """The token of the Authorization header, read as HTTPBearer reads it."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "missing_token", "send Authorization: Bearer TOKEN")
-    return credentials.credentials
+    return token.strip()
 
 
-def host(credentials: Credentials, svc: Svc) -> str:
-    if not svc.tokens.is_host(token_of(credentials)):
-        raise ApiError(403, "wrong_token", "this needs the host token")
-    return HOST
+def check_host(request: Request) -> str:
+    """HOST for the host token, else 401/403; asked once per request (edge.HostRoute asks
+    before the body is read, the dependency then finds the answer)."""
+    who = getattr(request.state, "who", None)
+    if who is None:
+        if not service(request).tokens.is_host(bearer_token(request)):
+            raise ApiError(403, "wrong_token", "this needs the host token")
+        who = request.state.who = HOST
+    return who
 
 
-def player_or_host(match_id: MatchId, player: PlayerId, credentials: Credentials,
-                   svc: Svc) -> str:
-    """HOST for the host token; `player` for their own token for this match; else 403."""
-    token = token_of(credentials)
-    if svc.tokens.holder(match_id, token) == player:
-        return player
-    if svc.tokens.is_host(token):
-        return HOST
-    raise ApiError(403, "wrong_token", f"this is not {player}'s token for {match_id}")
+def check_player_or_host(request: Request) -> str:
+    """HOST for the host token; the path's player for their own token for the path's match;
+    else 401/403. The path is read as sent: a token is checked before anything else."""
+    who = getattr(request.state, "who", None)
+    if who is None:
+        token = bearer_token(request)
+        match_id = request.path_params.get("match_id", "")
+        player = request.path_params.get("player", "")
+        svc = service(request)
+        if svc.tokens.holder(match_id, token) == player:
+            who = player
+        elif svc.tokens.is_host(token):
+            who = HOST
+        else:
+            raise ApiError(403, "wrong_token", f"this is not {excerpt(player)}'s token for "
+                           f"{excerpt(match_id)}")
+        request.state.who = who
+    return who
+
+
+def host(request: Request, credentials: Credentials) -> str:
+    return check_host(request)
+
+
+def player_or_host(request: Request, credentials: Credentials) -> str:
+    return check_player_or_host(request)
 
 
 Host = Annotated[str, Depends(host)]

@@ -13,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from commands.http.auth import Svc
+from commands.http.edge import Route
 from commands.http.errors import ApiError
 from commands.http.models import MatchId, iso_instant
 from commands.http.pages import forms as posted
@@ -43,7 +44,7 @@ from domain.games import get_game
 from projections import story
 from projections.dashboard import close_commands
 
-router = APIRouter(prefix=HOST_PATH, include_in_schema=False)
+router = APIRouter(route_class=Route, prefix=HOST_PATH, include_in_schema=False)
 
 
 @router.get("/join", response_class=HTMLResponse)

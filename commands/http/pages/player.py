@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from commands.http.auth import Svc
+from commands.http.edge import Route
 from commands.http.errors import ApiError
 from commands.http.models import MatchId
 from commands.http.pages import forms as posted
@@ -36,7 +37,7 @@ from commands.http.service import Service
 from domain.errors import RuleViolation
 from projections import story
 
-router = APIRouter(prefix="/m/{match_id}", include_in_schema=False)
+router = APIRouter(route_class=Route, prefix="/m/{match_id}", include_in_schema=False)
 
 
 @router.get("/join", response_class=HTMLResponse)

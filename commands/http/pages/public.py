@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from commands.http.auth import Svc
+from commands.http.edge import Route
 from commands.http.models import MatchId, SeasonId
 from commands.http.pages.session import player_of
 from commands.http.pages.templating import page
@@ -25,7 +26,7 @@ from commands.http.service import Service
 from domain.decider import PUBLIC
 from projections import story
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(route_class=Route, include_in_schema=False)
 
 
 @router.get("/", response_class=HTMLResponse)

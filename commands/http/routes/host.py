@@ -12,6 +12,7 @@ from sse_starlette.sse import EventSourceResponse
 
 from commands.app import Grant
 from commands.http.auth import Svc, host
+from commands.http.edge import HostRoute
 from commands.http.errors import ERRORS
 from commands.http.models import (
     CloseIn,
@@ -43,7 +44,8 @@ from commands.http.tokens import join_link
 from domain.decider import HOST
 from domain.errors import RuleViolation
 
-router = APIRouter(tags=["host"], responses=ERRORS, dependencies=[Depends(host)])
+router = APIRouter(route_class=HostRoute, tags=["host"], responses=ERRORS,
+                   dependencies=[Depends(host)])
 
 
 def command(svc: Service, match_id: str, name: str, args: dict[str, Any],

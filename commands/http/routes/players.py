@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends
 from sse_starlette.sse import EventSourceResponse
 
 from commands.http.auth import PlayerOrHost, Svc
+from commands.http.edge import PlayerRoute
 from commands.http.errors import ERRORS
 from commands.http.models import CommandIn, MatchId, OutcomeOut, PlayerId
 from commands.http.reading import check_viewer, read_inbox, read_standings, read_view
@@ -18,8 +19,8 @@ from commands.http.streams import After, LastEventId, stream
 from domain.decider import HOST
 from domain.errors import RuleViolation
 
-router = APIRouter(prefix="/matches/{match_id}/players/{player}", tags=["players"],
-                   responses=ERRORS)
+router = APIRouter(route_class=PlayerRoute, prefix="/matches/{match_id}/players/{player}",
+                   tags=["players"], responses=ERRORS)
 
 
 def client_id(actor: str, command_id: str | None) -> str | None:

@@ -14,13 +14,14 @@ from audit.bundle import export
 from audit.notes import parse_verifier_key
 from commands.audit_cli import check_signed_by
 from commands.http.auth import Svc
+from commands.http.edge import Route
 from commands.http.errors import ERRORS
 from commands.http.models import MatchId, SeasonId
 from commands.http.reading import check_viewer, read_audit, read_standings, read_view
 from commands.http.streams import After, LastEventId, stream
 from domain.decider import PUBLIC
 
-router = APIRouter(tags=["anyone"], responses=ERRORS)
+router = APIRouter(route_class=Route, tags=["anyone"], responses=ERRORS)
 Round = Annotated[int | None, Query(ge=0, le=10**6, description="As of the end of round N")]
 MinSeq = Annotated[int, Query(ge=0, le=2**31,
                               description="Read the log itself if the views have not yet "
