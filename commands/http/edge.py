@@ -15,16 +15,33 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi import Request, Response
+from fastapi.responses import PlainTextResponse
 from fastapi.routing import APIRoute
 
 from commands.http.auth import check_host, check_player_or_host
-from commands.http.errors import problem
+from commands.http.errors import problem, responses
 
 MAX_BODY = 256 * 1024  # bytes: a thousand grants with their reasons fit
 
 
 class Route(APIRoute):
-    """A route with no token to check (public reads, the pages' own sessions)."""
+    """A route with no token to check (public reads, the pages' own sessions). Its schema
+    states every error it can answer."""
+
+    TOKEN: frozenset[int] = frozenset()  # what the token check may answer
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        methods = set(kwargs.get("methods") or ["GET"])
+        statuses = {404, 422} | self.TOKEN
+        if methods & {"POST", "PUT", "PATCH"}:
+            statuses |= {400, 409, 413, 503}
+        elif path.endswith("/bundle"):
+            statuses.add(409)  # the store's checkpoints are not the host key's
+        answer = kwargs.get("response_class")
+        media = getattr(getattr(answer, "value", answer), "media_type", None)
+        kwargs["responses"] = {**(kwargs.get("responses") or {}),
+                               **responses(statuses, json=media in (None, "application/json"))}
+        super().__init__(path, endpoint, **kwargs)
 
     def authorize(self, request: Request) -> None:
         return None
@@ -43,12 +60,22 @@ class Route(APIRoute):
         return edge
 
 
+class Ndjson(PlainTextResponse):
+    """JSON Lines (a bundle), so stated in the schema."""
+
+    media_type = "application/x-ndjson"
+
+
 class HostRoute(Route):
+    TOKEN = frozenset({401, 403})
+
     def authorize(self, request: Request) -> None:
         check_host(request)
 
 
 class PlayerRoute(Route):
+    TOKEN = frozenset({401, 403})
+
     def authorize(self, request: Request) -> None:
         check_player_or_host(request)
 

@@ -20,7 +20,7 @@ from audit.errors import AuditError
 from domain.errors import RuleViolation
 
 NOT_FOUND = {"unknown_match", "unknown_season"}
-CONFLICT = {"match_exists", "season_exists", "player_exists"}
+CONFLICT = {"match_exists", "season_exists", "player_exists", "id_reused"}
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 406: "not_acceptable",
               415: "unsupported_media_type"}
 log = logging.getLogger("arbiter.service")
@@ -31,11 +31,27 @@ class Problem(BaseModel):
     message: str
 
 
-ERRORS = {status: {"model": Problem, "description": text} for status, text in (
-    (401, "No token"), (403, "A token, but not one that may do this"),
-    (404, "Unknown match, season or player"), (409, "It exists already"),
-    (422, "Refused by the rules, or bad input"),
-    (503, "Busy: other workers kept writing to the match; nothing was recorded, send it again"))}
+WHEN = {
+    400: "The body is not UTF-8 JSON (`invalid_json`)",
+    401: "No token (`missing_token`)",
+    403: "A token, but not one that may do this (`wrong_token`)",
+    404: "Unknown match, season or player",
+    409: "It exists already, or it was used for something else (`id_reused`); a bundle "
+         "another key signed (`wrong_host_key`)",
+    413: "The body is over 256 KiB (`too_large`)",
+    422: "Refused by the rules or the season (their code), or input the schema refuses "
+         "(`invalid_input`)",
+    503: "Busy: other workers kept writing to the match; nothing was recorded, send it again",
+}
+PROBLEM = {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+
+
+def responses(statuses: set[int], json: bool) -> dict[int | str, dict]:
+    """The error answers of an operation: a JSON Problem, whatever its success is (FastAPI
+    would state a model in the success's media type, so others get the content itself)."""
+    if json:
+        return {status: {"model": Problem, "description": WHEN[status]} for status in statuses}
+    return {status: {"description": WHEN[status], "content": PROBLEM} for status in statuses}
 
 
 class ApiError(Exception):

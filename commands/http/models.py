@@ -17,6 +17,8 @@ from pydantic import (
 )
 
 from commands.app import Outcome
+from domain.games import game_ids
+from domain.season import ASSETS
 
 LIMIT = 10**9  # the largest grant or trade: balances stay far inside the log's integer range
 
@@ -62,19 +64,35 @@ def iso_instant(value: str) -> str:
     return value
 
 
-Name = Annotated[str, StringConstraints(min_length=1, max_length=100), AfterValidator(plain_name)]
-Text = Annotated[str, StringConstraints(max_length=2000), AfterValidator(plain_text)]
-Args = Annotated[dict[str, Any], AfterValidator(plain_json)]
-Seed = Annotated[str, StringConstraints(min_length=1, max_length=2000),
+# The schema states what the domain's edge enforces (domain.edge), as far as a pattern can:
+# beyond Latin-1 the domain also refuses what Unicode calls unprintable.
+NAME_PATTERN = r"^[^\s\x00-\x1f\x7f-\x9f](?:[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$"
+FIT = r"[^\x00-\x08\x0b-\x1f\x7f-\x9f]"  # a character a text may hold (tabs, newlines)
+REASON_PATTERN = rf"^{FIT}*[^\s\x00-\x1f\x7f-\x9f]{FIT}*$"  # not blank
+Name = Annotated[str, StringConstraints(min_length=1, max_length=100, pattern=NAME_PATTERN),
+                 AfterValidator(plain_name)]
+Text = Annotated[str, StringConstraints(max_length=2000, pattern=rf"^{FIT}*$"),
+                 AfterValidator(plain_text)]
+Reason = Annotated[str, StringConstraints(min_length=1, max_length=2000, pattern=REASON_PATTERN),
+                   AfterValidator(plain_text)]
+Args = Annotated[dict[str, Any], Field(max_length=100, description="The command's arguments, "
+                                       "as `arbiter games GAME` lists them"),
+                 AfterValidator(plain_json)]
+Seed = Annotated[str, StringConstraints(min_length=1, max_length=2000, pattern=r"^[^\x00]*$"),
                  AfterValidator(plain_text)]
 Amount = Annotated[int, Field(strict=True, ge=-LIMIT, le=LIMIT)]
+NonZero = Annotated[int, Field(strict=True, ge=-LIMIT, le=LIMIT,
+                               json_schema_extra={"not": {"const": 0}})]
+Positive = Annotated[int, Field(strict=True, ge=1, le=LIMIT)]
 
-MatchId = Annotated[str, Path(max_length=100, description="The match id"),
+MatchId = Annotated[str, Path(max_length=100, pattern=NAME_PATTERN, description="The match id"),
                     AfterValidator(plain_name)]
+Asset = Literal[ASSETS]  # type: ignore[valid-type]
 SEASON_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 ORIGIN_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._~-]*(/[A-Za-z0-9._~-]+)*$"
 SeasonId = Annotated[str, Path(pattern=SEASON_PATTERN, description="The season id")]
-PlayerId = Annotated[str, Path(max_length=100, description="A player of the match"),
+PlayerId = Annotated[str, Path(max_length=100, pattern=NAME_PATTERN,
+                               description="A player of the match"),
                      AfterValidator(plain_name)]
 
 
@@ -112,9 +130,9 @@ class PlayerIn(Body):
 
 class GrantLine(Body):
     player: Name
-    amount: Amount = Field(description="Negative to take away")
-    asset: Name = "garnets"
-    reason: Text
+    amount: NonZero = Field(description="Negative to take away")
+    asset: Asset = "garnets"
+    reason: Reason
 
 
 class GrantIn(Body):
@@ -122,9 +140,9 @@ class GrantIn(Body):
     none)."""
 
     player: Name | None = None
-    amount: Amount | None = Field(default=None, description="Negative to take away")
-    asset: Name = "garnets"
-    reason: Text | None = None
+    amount: NonZero | None = Field(default=None, description="Negative to take away")
+    asset: Asset = "garnets"
+    reason: Reason | None = None
     grants: list[GrantLine] | None = Field(default=None, min_length=1, max_length=1000)
 
     @model_validator(mode="after")
@@ -148,12 +166,12 @@ class DmoIn(Body):
     dmo: Name
     ec: Name | None = Field(default=None, description="Which EC (or early King), when the "
                                                       "Main Match has several")
-    reason: Text = Field(description="How the DMO was chosen")
+    reason: Reason = Field(description="How the DMO was chosen")
 
 
 class RulingIn(Body):
     player: Name
-    reason: Text
+    reason: Reason
     changes: dict[Literal["tol", "opal", "moe"], Amount] = Field(default_factory=dict)
     status: Literal["eliminated", "reinstated"] | None = None
 
@@ -168,14 +186,15 @@ class TokensIn(Body):
 class TransferIn(Body):
     giver: Name
     receiver: Name
-    amount: Amount
+    amount: Positive
     reason: Text = "trade"
 
 
 class MatchIn(Body):
     match: Name
     season: str = Field(pattern=SEASON_PATTERN)
-    game: Name
+    game: str = Field(json_schema_extra=lambda schema: schema.update(enum=game_ids()),
+                      description="One of the games `arbiter games` lists")
     players: list[Name] | None = Field(
         default=None, min_length=1, max_length=100,
         description="In seat order; a Death Match's and the Final's come from the season")
@@ -205,24 +224,27 @@ class CommandIn(Body):
 
 
 class CloseIn(Body):
-    phase: Name = Field(default="round", description="round, tiebreak, king_gift, ...")
+    phase: Annotated[Name, StringConstraints(max_length=90)] = Field(
+        default="round", description="round, tiebreak, king_gift, ...")
 
 
 class DeadlineIn(Body):
-    deadline: Annotated[Text, AfterValidator(iso_instant)]
+    deadline: Annotated[str, StringConstraints(max_length=64), AfterValidator(iso_instant)] = \
+        Field(json_schema_extra={"format": "date-time"},
+              description="An ISO 8601 time with its zone, e.g. 2026-11-21T20:00:00Z")
 
 
 class CorrectionIn(Body):
-
-    reason: Text
-    void: Amount | None = Field(default=None, description="Void the submission at this seq")
+    reason: Reason
+    void: Annotated[int, Field(strict=True, ge=1, le=2**31)] | None = Field(
+        default=None, description="Void the submission at this seq")
     as_: Name | None = Field(default=None, alias="as", description="Enter a command for...")
     command: Name | None = None
     args: Args = Field(default_factory=dict)
 
 
 class EndIn(Body):
-    reason: Text
+    reason: Reason
 
 
 class TokenOut(BaseModel):

@@ -13,7 +13,6 @@ from sse_starlette.sse import EventSourceResponse
 from commands.app import Grant
 from commands.http.auth import Svc, host
 from commands.http.edge import HostRoute
-from commands.http.errors import ERRORS
 from commands.http.models import (
     CloseIn,
     CommandIn,
@@ -44,7 +43,7 @@ from commands.http.tokens import join_link
 from domain.decider import HOST
 from domain.errors import RuleViolation
 
-router = APIRouter(route_class=HostRoute, tags=["host"], responses=ERRORS,
+router = APIRouter(route_class=HostRoute, tags=["host"],
                    dependencies=[Depends(host)])
 
 

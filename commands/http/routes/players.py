@@ -10,7 +10,6 @@ from sse_starlette.sse import EventSourceResponse
 
 from commands.http.auth import PlayerOrHost, Svc
 from commands.http.edge import PlayerRoute
-from commands.http.errors import ERRORS
 from commands.http.models import CommandIn, MatchId, OutcomeOut, PlayerId
 from commands.http.reading import check_viewer, read_inbox, read_standings, read_view
 from commands.http.routes.public import MinSeq, Round
@@ -20,7 +19,7 @@ from domain.decider import HOST
 from domain.errors import RuleViolation
 
 router = APIRouter(route_class=PlayerRoute, prefix="/matches/{match_id}/players/{player}",
-                   tags=["players"], responses=ERRORS)
+                   tags=["players"])
 
 
 def client_id(actor: str, command_id: str | None) -> str | None:

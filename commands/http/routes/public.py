@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
-from fastapi.responses import PlainTextResponse
 from sse_starlette.sse import EventSourceResponse
 
 from audit.bundle import PUBLIC as PUBLIC_BUNDLE
@@ -14,14 +13,13 @@ from audit.bundle import export
 from audit.notes import parse_verifier_key
 from commands.audit_cli import check_signed_by
 from commands.http.auth import Svc
-from commands.http.edge import Route
-from commands.http.errors import ERRORS
+from commands.http.edge import Ndjson, Route
 from commands.http.models import MatchId, SeasonId
 from commands.http.reading import check_viewer, read_audit, read_standings, read_view
 from commands.http.streams import After, LastEventId, stream
 from domain.decider import PUBLIC
 
-router = APIRouter(route_class=Route, tags=["anyone"], responses=ERRORS)
+router = APIRouter(route_class=Route, tags=["anyone"])
 Round = Annotated[int | None, Query(ge=0, le=10**6, description="As of the end of round N")]
 MinSeq = Annotated[int, Query(ge=0, le=2**31,
                               description="Read the log itself if the views have not yet "
@@ -49,17 +47,16 @@ def checkpoints(match_id: MatchId, svc: Svc) -> list[dict[str, Any]]:
     return svc.arbiter.checkpoints(match_id).notes
 
 
-@router.get("/matches/{match_id}/bundle", response_class=PlainTextResponse,
+@router.get("/matches/{match_id}/bundle", response_class=Ndjson,
             summary="The public audit bundle (JSON Lines, docs/audit.md)")
-def bundle(match_id: MatchId, svc: Svc) -> PlainTextResponse:
+def bundle(match_id: MatchId, svc: Svc) -> Ndjson:
     match = svc.arbiter.match(match_id)
     notes = [n["note"] for n in svc.arbiter.checkpoints(match_id).notes]
     signer = svc.arbiter.signer
     key = signer.verifier_key() if signer else None
     if key is not None:
         check_signed_by(notes, parse_verifier_key(key))
-    return PlainTextResponse("".join(export(match, notes, PUBLIC_BUNDLE, key)),
-                             media_type="application/x-ndjson")
+    return Ndjson("".join(export(match, notes, PUBLIC_BUNDLE, key)))
 
 
 @router.get("/matches/{match_id}/events", response_class=EventSourceResponse,
@@ -82,12 +79,11 @@ def season_checkpoints(season: SeasonId, svc: Svc) -> list[dict[str, Any]]:
     return svc.arbiter.season_checkpoints(season).notes
 
 
-@router.get("/seasons/{season}/bundle", response_class=PlainTextResponse,
+@router.get("/seasons/{season}/bundle", response_class=Ndjson,
             summary="The public season bundle (JSON Lines, docs/audit.md)")
-def season_bundle(season: SeasonId, svc: Svc) -> PlainTextResponse:
+def season_bundle(season: SeasonId, svc: Svc) -> Ndjson:
     signer = svc.arbiter.signer
     key = signer.verifier_key() if signer else None
     if key is not None:
         check_signed_by(svc.arbiter.signed_notes(season), parse_verifier_key(key))
-    return PlainTextResponse("".join(svc.arbiter.season_bundle(season, PUBLIC_BUNDLE, key)),
-                             media_type="application/x-ndjson")
+    return Ndjson("".join(svc.arbiter.season_bundle(season, PUBLIC_BUNDLE, key)))
