@@ -116,3 +116,9 @@ def app(db_url):
     application = Arbiter(db_url, signer=SIGNER)
     yield application
     application.close()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--contract-long", action="store_true", default=False,
+                     help="the long schemathesis run, stateful phase included "
+                          "(tests/service/test_http_contract.py)")

@@ -10,13 +10,16 @@ from fastapi import Path
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StringConstraints,
     model_validator,
 )
+from pydantic.json_schema import SkipJsonSchema
 
 from commands.app import Outcome
+from domain.edge import excerpt
 from domain.games import game_ids
 from domain.season import ASSETS
 
@@ -50,6 +53,13 @@ def plain_json(value: Any) -> Any:
     return value
 
 
+def whole(value: Any) -> Any:
+    """JSON Schema's integer: 3.0 is 3 (a fraction or a text stays refused)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def has_surrogates(value: str) -> bool:
     return any("\ud800" <= char <= "\udfff" for char in value)
 
@@ -80,10 +90,12 @@ Args = Annotated[dict[str, Any], Field(max_length=100, description="The command'
                  AfterValidator(plain_json)]
 Seed = Annotated[str, StringConstraints(min_length=1, max_length=2000, pattern=r"^[^\x00]*$"),
                  AfterValidator(plain_text)]
-Amount = Annotated[int, Field(strict=True, ge=-LIMIT, le=LIMIT)]
+Omitted = SkipJsonSchema[None]  # an optional field, left out: never null
+Whole = BeforeValidator(whole)
+Amount = Annotated[int, Field(strict=True, ge=-LIMIT, le=LIMIT), Whole]
 NonZero = Annotated[int, Field(strict=True, ge=-LIMIT, le=LIMIT,
-                               json_schema_extra={"not": {"const": 0}})]
-Positive = Annotated[int, Field(strict=True, ge=1, le=LIMIT)]
+                               json_schema_extra={"not": {"const": 0}}), Whole]
+Positive = Annotated[int, Field(strict=True, ge=1, le=LIMIT), Whole]
 
 MatchId = Annotated[str, Path(max_length=100, pattern=NAME_PATTERN, description="The match id"),
                     AfterValidator(plain_name)]
@@ -97,7 +109,19 @@ PlayerId = Annotated[str, Path(max_length=100, pattern=NAME_PATTERN,
 
 
 class Body(BaseModel):
+    """A request body: no key it does not know, and no explicit null (an optional field is
+    left out), so the schema states exactly what is accepted."""
+
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def no_nulls(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key, value in data.items():
+                if value is None:
+                    raise ValueError(f"{excerpt(key)}: leave an optional field out, not null")
+        return data
 
 
 class OriginIn(Body):
@@ -114,8 +138,11 @@ class SeasonIn(Body):
 class PlayerIn(Body):
     """One player, or a list registered in one save (all or none)."""
 
-    player: Name | None = None
-    players: list[Name] | None = Field(default=None, min_length=1, max_length=500)
+    model_config = ConfigDict(json_schema_extra={"oneOf": [
+        {"required": ["player"]}, {"required": ["players"]}]})
+
+    player: Name | Omitted = None
+    players: Annotated[list[Name], Field(min_length=1, max_length=500)] | Omitted = None
 
     @model_validator(mode="after")
     def check_one_form(self) -> PlayerIn:
@@ -139,11 +166,17 @@ class GrantIn(Body):
     """One grant (player, amount, asset, reason), or a list of them in one save (all or
     none)."""
 
-    player: Name | None = None
-    amount: NonZero | None = Field(default=None, description="Negative to take away")
+    model_config = ConfigDict(json_schema_extra={"oneOf": [
+        {"required": ["player", "amount", "reason"],
+         "not": {"required": ["grants"]}},
+        {"required": ["grants"], "not": {"anyOf": [
+            {"required": ["player"]}, {"required": ["amount"]}, {"required": ["reason"]}]}}]})
+
+    player: Name | Omitted = None
+    amount: NonZero | Omitted = Field(default=None, description="Negative to take away")
     asset: Asset = "garnets"
-    reason: Reason | None = None
-    grants: list[GrantLine] | None = Field(default=None, min_length=1, max_length=1000)
+    reason: Reason | Omitted = None
+    grants: Annotated[list[GrantLine], Field(min_length=1, max_length=1000)] | Omitted = None
 
     @model_validator(mode="after")
     def check_one_form(self) -> GrantIn:
@@ -164,7 +197,7 @@ class GrantIn(Body):
 class DmoIn(Body):
     match: Name = Field(description="The Main Match")
     dmo: Name
-    ec: Name | None = Field(default=None, description="Which EC (or early King), when the "
+    ec: Name | Omitted = Field(default=None, description="Which EC (or early King), when the "
                                                       "Main Match has several")
     reason: Reason = Field(description="How the DMO was chosen")
 
@@ -173,13 +206,13 @@ class RulingIn(Body):
     player: Name
     reason: Reason
     changes: dict[Literal["tol", "opal", "moe"], Amount] = Field(default_factory=dict)
-    status: Literal["eliminated", "reinstated"] | None = None
+    status: Literal["eliminated", "reinstated"] | Omitted = None
 
 
 class TokensIn(Body):
-    base_url: str | None = Field(default=None, max_length=500,
-                                 pattern=r"^https?://[^\s?#]+$",
-                                 description="The service's public address: each player's "
+    base_url: Annotated[str, StringConstraints(max_length=500,
+                                               pattern=r"^https?://[^\s?#]+$")] | Omitted = \
+        Field(default=None, description="The service's public address: each player's "
                                              "link is BASE/m/MATCH/join#TOKEN")
 
 
@@ -191,15 +224,19 @@ class TransferIn(Body):
 
 
 class MatchIn(Body):
+    model_config = ConfigDict(json_schema_extra={"anyOf": [
+        {"required": ["players"]}, {"required": ["from"]},
+        {"required": ["final"], "properties": {"final": {"const": True}}}]})
+
     match: Name
     season: str = Field(pattern=SEASON_PATTERN)
     game: str = Field(json_schema_extra=lambda schema: schema.update(enum=game_ids()),
                       description="One of the games `arbiter games` lists")
-    players: list[Name] | None = Field(
-        default=None, min_length=1, max_length=100,
+    players: Annotated[list[Name], Field(min_length=1, max_length=100)] | Omitted = Field(
+        default=None,
         description="In seat order; a Death Match's and the Final's come from the season")
     setup: Args = Field(default_factory=dict, description="The game's setup, but players")
-    host_seed: Seed | None = Field(
+    host_seed: Seed | Omitted = Field(
         default=None, description="Secret seed (default: 256 random bits); under 32 "
         "characters only with allow_weak_seed")
     allow_weak_seed: bool = Field(
@@ -207,12 +244,12 @@ class MatchIn(Body):
     unsigned: bool = Field(
         default=False, description="Run the match without signed checkpoints (the genesis "
         "entry says so); without it, a service with no host key refuses (no_host_key)")
-    salt_key: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] | None = Field(
+    salt_key: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] | Omitted = Field(
         default=None, description="64 hex digits (default: random)")
-    from_: Name | None = Field(default=None, alias="from",
+    from_: Name | Omitted = Field(default=None, alias="from",
                                description="A Death Match (tile_joust): this Main Match's EC "
                                            "against its DMO")
-    ec: Name | None = Field(default=None, description="With from: which EC, when several")
+    ec: Name | Omitted = Field(default=None, description="With from: which EC, when several")
     final: bool = Field(default=False, description="The Final Match of the last two "
                                                    "(tile_joust)")
 
@@ -220,7 +257,7 @@ class MatchIn(Body):
 class CommandIn(Body):
     command: Name
     args: Args = Field(default_factory=dict)
-    id: Name | None = Field(default=None, description="Client id: a repeat is answered once")
+    id: Name | Omitted = Field(default=None, description="Client id: a repeat is answered once")
 
 
 class CloseIn(Body):
@@ -236,10 +273,10 @@ class DeadlineIn(Body):
 
 class CorrectionIn(Body):
     reason: Reason
-    void: Annotated[int, Field(strict=True, ge=1, le=2**31)] | None = Field(
+    void: Annotated[int, Field(strict=True, ge=1, le=2**31), Whole] | Omitted = Field(
         default=None, description="Void the submission at this seq")
-    as_: Name | None = Field(default=None, alias="as", description="Enter a command for...")
-    command: Name | None = None
+    as_: Name | Omitted = Field(default=None, alias="as", description="Enter a command for...")
+    command: Name | Omitted = None
     args: Args = Field(default_factory=dict)
 
 
