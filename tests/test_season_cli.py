@@ -134,3 +134,23 @@ def test_every_players_token_at_once(sqlite_url):
     assert [(words[0], len(words)) for words in lines] == [("ann", 3), ("bob", 3)]
     assert lines[1][2] == f"http://127.0.0.1:8000/m/m/join#{lines[1][1]}"  # whole, to copy
     assert rows[1]["token"] != lines[1][1]  # issued again: the new one replaced it
+
+
+def test_a_negative_grant_is_written_plainly_and_a_huge_one_refused(sqlite_url):
+    from commands.app import Arbiter
+
+    ok(sqlite_url, "season", "create", "s")
+    ok(sqlite_url, "season", "register", "s", "ann")
+    ok(sqlite_url, "season", "grant", "s", "ann", "5", "--reason", "purse")
+    ok(sqlite_url, "season", "grant", "s", "ann", "-3", "--reason", "a fine")
+    ok(sqlite_url, "season", "grant", "s", "ann", "--reason", "another", "-1")
+    version = Arbiter(sqlite_url).season("s").version
+    refused = run(sqlite_url, "season", "grant", "s", "ann", "99999999999999999999",
+                  "--reason", "x")
+    assert refused.exit_code == 2
+    lines = refused.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: invalid_amount"), refused.output
+    assert run(sqlite_url, "season", "grant", "s", "ann", "-2", "--reasn", "x").exit_code == 2
+    app = Arbiter(sqlite_url)
+    assert app.season("s").version == version
+    assert app.season("s").balances["ann"]["garnets"] == 5 - 3 - 1
