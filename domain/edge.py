@@ -2,9 +2,10 @@
 
 Whatever sends it (the command line, HTTP, a match file, the Python API), a command's
 arguments are refused here when a key is not declared (`unknown_argument`), a value is too big
-(`too_large`: texts, lists, objects, integers) or a text holds what no log line should (a
+(`too_large`: texts, lists, objects, nesting) or a text holds what no log line should (a
 control character, a lone surrogate: `invalid_text`). The rules then judge the values with
-their own codes. Errors quote at most `EXCERPT` characters of what was sent.
+their own codes; numbers are theirs alone (each game bounds its own, and the log refuses what
+it cannot hold after them). Errors quote at most `EXCERPT` characters of what was sent.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from domain.errors import RuleViolation
 
 NAME_MAX = 100  # an id, a player, a command name, a short text a game takes
 TEXT_MAX = 2000  # a reason, a contribution to the seed
-INT_MAX = 10**9  # any integer argument, either sign: sums stay far inside the log's range
 LIST_MAX = 100  # items of a list without its own max_items, keys of an object
 DEPTH_MAX = 4  # lists and objects nested in an argument
 ID_MAX = 300  # a command id, the service's namespace prefix included
@@ -109,9 +109,6 @@ def check_value(value: Any, arg: Arg | None, where: str, depth: int) -> None:
     if isinstance(value, str):
         limit = arg.max_length if arg is not None and arg.max_length else NAME_MAX
         check_text(value, where, limit)
-    elif isinstance(value, int) and not isinstance(value, bool):
-        if abs(value) > INT_MAX:
-            raise RuleViolation("too_large", f"{where}: {excerpt(value)} is beyond ±{INT_MAX}")
     elif isinstance(value, list | tuple):
         # A game's own max_items is its rules' to enforce, with their code (too_many_votes).
         if len(value) > LIST_MAX:

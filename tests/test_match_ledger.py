@@ -276,7 +276,7 @@ def test_arguments_the_log_cannot_hold_are_refused(app):
     app.submit("m1", "host", "open_match")
     before = app.match("m1").version
     refused("invalid_command", app.submit, "m1", "host", "close_round", {"x": 1.5})
-    refused("too_large", app.submit, "m1", "host", "close_round", {"x": 2**60})
+    refused("invalid_command", app.submit, "m1", "host", "close_round", {"x": 2**60})
     refused("invalid_command", app.submit, "m1", "ann", "bid", "7")
     assert app.match("m1").version == before
 
@@ -287,10 +287,8 @@ def test_the_rules_answer_a_float_where_they_want_an_integer(app):
     new_match(app)
     app.submit("m1", "host", "open_match")
     before = app.match("m1").version
-    for amount in (2.0, 2.5, 1e300):
+    for amount in (2.0, 2.5, 1e300, 2**60):
         refused("invalid_bid", app.submit, "m1", "ann", "bid", {"amount": amount})
-    # An integer past the edge's bound never reaches them.
-    refused("too_large", app.submit, "m1", "ann", "bid", {"amount": 10**9 + 1})
     assert app.match("m1").version == before
 
 
