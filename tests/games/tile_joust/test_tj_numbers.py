@@ -157,7 +157,7 @@ def test_the_same_commands_with_sound_arguments_are_accepted():
         assert match.handle(Command(name, actor, args)), (name, args)
 
 
-def test_a_number_the_rules_ignore_is_refused_by_the_log_and_records_nothing():
-    """`fold` and `pass` take no argument; what the rules accept must still be plain JSON."""
-    assert refused(dm_first_bid(), "mira", "fold", {"amount": 2.5}) == "invalid_command"
-    assert refused(dm_joust(), "mira", "pass", {"step": 1e300}) == "invalid_command"
+def test_an_argument_a_command_does_not_take_is_refused_and_records_nothing():
+    """`fold` and `pass` take no argument: the match's edge refuses one before the rules."""
+    assert refused(dm_first_bid(), "mira", "fold", {"amount": 2.5}) == "unknown_argument"
+    assert refused(dm_joust(), "mira", "pass", {"step": 1e300}) == "unknown_argument"

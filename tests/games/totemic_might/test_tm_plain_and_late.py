@@ -61,8 +61,8 @@ def refusal(app: Arbiter, match: str, actor: str, name: str, args: dict[str, Any
 
 
 # (moment, actor, command, args, code). Where the rules accept a value they then ignore (a
-# `fine` that is not `true`, a withdrawal naming nobody, an argument a host command does not
-# read), the log refuses the float: `invalid_command`, and nothing is recorded either.
+# `fine` that is not `true`, a withdrawal naming nobody), the log refuses the float:
+# `invalid_command`, and nothing is recorded either.
 NUMBERS: list[tuple[str, str, str, dict[str, Any], str]] = [
     # place_bet: the series first, then "amount not an integer", then the limits.
     ("round_2", "ada", "place_bet", {"series": "A", "amount": 2.0}, "INVALID_AMOUNT"),
@@ -122,9 +122,9 @@ NUMBERS: list[tuple[str, str, str, dict[str, Any], str]] = [
      "UNKNOWN_TOTEM"),
     ("final_challenge", "di", "withdraw_guess", {"target": 1.5}, "invalid_command"),
     ("final_challenge", "di", "withdraw_guess", {"target": BIG}, "invalid_command"),
-    # host commands read no argument
-    ("round_2", "host", "deadline", {"round": 2.0}, "invalid_command"),
-    ("final_challenge", "host", "final_deadline", {"round": BIG}, "invalid_command"),
+    # host commands take no argument: the match's edge refuses one before the rules
+    ("round_2", "host", "deadline", {"round": 2.0}, "unknown_argument"),
+    ("final_challenge", "host", "final_deadline", {"round": BIG}, "unknown_argument"),
 ]
 
 
