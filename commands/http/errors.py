@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from audit.errors import AuditError
+from domain.edge import EXCERPT
 from domain.errors import RuleViolation
 
 NOT_FOUND = {"unknown_match", "unknown_season"}
@@ -67,6 +68,10 @@ def problem(status: int, code: str, message: str, **headers: str) -> JSONRespons
                         headers=headers or None)
 
 
+def clip(text: str, limit: int = EXCERPT) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def status_of(code: str) -> int:
     return 404 if code in NOT_FOUND else 409 if code in CONFLICT else 422
 
@@ -88,8 +93,8 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
         first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        return problem(422, "invalid_input", f"{where}: {first['msg']}")
+        where = ".".join(str(part) for part in first["loc"])  # may hold a key as sent
+        return problem(422, "invalid_input", f"{clip(where)}: {clip(first['msg'], 300)}")
 
     @app.exception_handler(IntegrityError)
     def busy(request: Request, error: IntegrityError) -> JSONResponse:

@@ -108,3 +108,11 @@ def test_grants_are_bounded(served):
     problem(host.post("/seasons/s/grants", {"player": "ann", "amount": 1, "reason": " "}),
             422, "invalid_input")
     assert server.service.arbiter.season("s").version == before
+
+
+def test_a_key_the_body_does_not_take_is_not_echoed_whole(served):
+    _, host, _ = served
+    error = problem(host.post("/seasons", {"name": "t", "k" * 100_000: 1}), 422,
+                    "invalid_input")
+    assert error["message"].startswith("body.kkk") and "…" in error["message"]
+    assert len(error["message"]) < 120
