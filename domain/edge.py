@@ -19,7 +19,7 @@ from domain.errors import RuleViolation
 
 NAME_MAX = 100  # an id, a player, a command name, a short text a game takes
 TEXT_MAX = 2000  # a reason, a contribution to the seed
-LIST_MAX = 100  # items of a list without its own max_items, keys of an object
+LIST_MAX = 100  # items of a list (a game's max_items is its rules'), keys of an object
 DEPTH_MAX = 4  # lists and objects nested in an argument
 ID_MAX = 300  # a command id, the service's namespace prefix included
 EXCERPT = 60
