@@ -76,7 +76,10 @@ def one_line(error: BaseException, url: str) -> str | None:
         from commands.store import database_url
 
         url = database_url(url)
-        return f"store_unreachable: cannot reach {store_name(url)}: {why_unreachable(url, error)}"
+        why = why_unreachable(url, error)
+        if "too many clients" in why or "remaining connection slots" in why:
+            return f"store_busy: {store_name(url)} refuses more connections: {why}"
+        return f"store_unreachable: cannot reach {store_name(url)}: {why}"
     if _is(error, "eventsourcing.persistence", "PersistenceError"):
         from commands.store import database_url
 

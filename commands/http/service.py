@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Mapping
-from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -16,7 +15,6 @@ from commands.app import Arbiter, Outcome
 from commands.audit_cli import signer_from
 from commands.http.deadlines import Deadlines
 from commands.http.hub import Hub
-from commands.http.locks import MatchLocks
 from commands.http.tokens import Tokens
 from commands.store import URL_VARIABLE, database_url, persistence_env
 from projections import runner
@@ -57,8 +55,6 @@ class Service:
         self.tokens = Tokens(self.arbiter)
         self.hub = Hub(self.views)
         self.deadlines = Deadlines(self.arbiter, self.views, self.submit)
-        postgres = self.env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
-        self.locks = MatchLocks(self.env) if postgres else None
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -66,10 +62,10 @@ class Service:
     def submit(self, match_id: str, actor: str, name: str, args: Mapping[str, Any],
                command_id: str | None = None, at: str | None = None,
                expect_round: int | None = None) -> Outcome:
-        """One command, stated at `at` (default: now), holding the match's lock."""
-        with self.locks.holding(match_id) if self.locks else nullcontext():
-            outcome = self.arbiter.submit(match_id, actor, name, args, at=at or now(),
-                                          command_id=command_id, expect_round=expect_round)
+        """One command, stated at `at` (default: now); the application service holds the
+        match's writer lock across workers (commands.writers)."""
+        outcome = self.arbiter.submit(match_id, actor, name, args, at=at or now(),
+                                      command_id=command_id, expect_round=expect_round)
         self.recorded()
         return outcome
 
@@ -97,6 +93,4 @@ class Service:
         self.hub.close()
         for thread in self._threads:
             thread.join(timeout=10)
-        if self.locks:
-            self.locks.close()
         self.arbiter.close()
