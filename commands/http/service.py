@@ -29,17 +29,27 @@ class Settings:
     projections: bool = True  # keep the views current from this process
     projection_interval: float = 0.5  # seconds between looks at the log (SQLite) or the lock
     signer: Signer | None = None  # the host's key (default: its key file, as the CLI finds it)
+    rate: float = 0.0  # requests a second per bearer token, on average (0: no limit)
+    burst: int = 40  # requests a token may send at once
+    cors_origins: tuple[str, ...] = ()  # origins whose pages may call the API (none)
 
 
 INTERVAL_VARIABLE = "ARBITER_SERVE_INTERVAL"
 PROJECTIONS_VARIABLE = "ARBITER_SERVE_PROJECTIONS"
+RATE_VARIABLE, BURST_VARIABLE = "ARBITER_RATE", "ARBITER_BURST"
+CORS_VARIABLE = "ARBITER_CORS_ORIGINS"
 
 
 def settings_from_environment() -> Settings:
-    """The settings `arbiter serve` hands its worker processes through their environment."""
+    """The settings `arbiter serve` hands its worker processes through their environment:
+    a generous rate limit unless told otherwise (20 a second, 40 at once, per token)."""
+    origins = os.environ.get(CORS_VARIABLE, "")
     return Settings(url=os.environ.get(URL_VARIABLE),
                     interval=float(os.environ.get(INTERVAL_VARIABLE, "1")),
-                    projections=os.environ.get(PROJECTIONS_VARIABLE, "1") == "1")
+                    projections=os.environ.get(PROJECTIONS_VARIABLE, "1") == "1",
+                    rate=float(os.environ.get(RATE_VARIABLE) or "20"),
+                    burst=int(os.environ.get(BURST_VARIABLE) or "40"),
+                    cors_origins=tuple(o.strip() for o in origins.split(",") if o.strip()))
 
 
 def now() -> str:
