@@ -166,12 +166,14 @@ class AdvisoryWriters:
             self._pool.close()
 
 
+# What PostgreSQL says when it is full (max_connections, a role's or database's limit).
+REFUSALS = ("too many clients", "too many connections", "remaining connection slots")
 REFUSED = "PostgreSQL refuses more connections (too many clients): send it again shortly"
 
 
 def refused(error: BaseException) -> str:
     """One line for a PostgreSQL that gave no connection (too many clients, or none in time)."""
     text = " ".join(str(error).split())
-    if "too many clients" in text or "remaining connection slots" in text:
+    if any(sign in text for sign in REFUSALS):
         return REFUSED
     return f"PostgreSQL gave no connection ({text[:200]}): send it again shortly"

@@ -4,6 +4,7 @@ recorded or `busy` in one line; a writer that waits past its bound is `busy`, no
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
 import time
@@ -106,3 +107,28 @@ def test_threads_of_one_process_wait_for_each_other_in_the_bound(tmp_path, monke
             pool.submit(lambda: writers.holding("m").__enter__()).result()
         assert 0.3 <= time.monotonic() - started < 5
     assert refused.value.code == "busy"
+
+
+def test_a_postgresql_that_refuses_connections_is_one_line_store_busy(pg_url, tmp_path):
+    """A role allowed two connections, both held: PostgreSQL says "too many connections",
+    and the CLI says so in one line, not a traceback after the pool's wait."""
+    import psycopg
+
+    role = f"arbiter_full_{secrets.token_hex(4)}"
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        admin.execute(f"CREATE ROLE {role} LOGIN CONNECTION LIMIT 2")
+        admin.execute(f"GRANT ALL ON SCHEMA public TO {role}")
+    limited = pg_url.replace("postgres@", f"{role}@", 1)
+    try:
+        held = [psycopg.connect(limited) for _ in range(2)]
+        done = arbiter(limited, dict(os.environ), "view", "kc", timeout=60)
+        for conn in held:
+            conn.close()
+    finally:
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute(f"DROP OWNED BY {role}")
+            admin.execute(f"DROP ROLE {role}")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("error: store_busy: "), done.stderr
+    assert "too many connections" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
