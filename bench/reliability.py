@@ -201,7 +201,7 @@ def player_tokens(url: str, base: str) -> dict[str, str]:
         app.close()
     issued = httpx.post(f"{base}/matches/kc/tokens", json={},
                         headers={"Authorization": f"Bearer {host}"}, timeout=60).json()
-    return {t["player"]: t["token"] for t in issued["tokens"]}
+    return {t["player"]: t["token"] for t in issued}
 
 
 def http_judged(result: Result, send: Callable[[], httpx.Response]) -> bool:
