@@ -204,13 +204,16 @@ def player_tokens(url: str, base: str) -> dict[str, str]:
     return {t["player"]: t["token"] for t in issued}
 
 
-def http_judged(result: Result, send: Callable[[], httpx.Response]) -> bool:
+def http_judged(result: Result, send: Callable[[], httpx.Response], killing: bool = False
+                ) -> bool:
+    """Whether the command was recorded. With `killing`, a request cut by the kill of its
+    worker is counted (`cut`), not failed: its client cannot know, and sends it again."""
     result.tried += 1
     try:
         answer = send()
     except httpx.HTTPError as error:
-        result.failed += 1
-        result.codes[type(error).__name__] += 1
+        result.failed += not killing
+        result.codes["cut" if killing else type(error).__name__] += 1
         return False
     if answer.status_code == 200:
         return True
@@ -282,7 +285,8 @@ def kill9_serve(store: str, options: argparse.Namespace) -> Result:
                     while time.monotonic() < stop:
                         http_judged(result, lambda: http.post(
                             f"/matches/kc/players/{player}/commands", json={
-                                "command": "vote", "args": {"candidate": PLAYERS[(c + 1) % 11]}}))
+                                "command": "vote", "args": {"candidate": PLAYERS[(c + 1) % 11]}}),
+                            killing=True)
                         time.sleep(0.05)
 
             with ThreadPoolExecutor(8) as pool:
@@ -304,7 +308,8 @@ def kill9_serve(store: str, options: argparse.Namespace) -> Result:
 def children(pid: int) -> list[int]:
     """The worker processes of uvicorn's supervisor (Linux)."""
     found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    return [int(child) for child in found]
+    return [int(child) for child in found  # not multiprocessing's resource tracker
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()]
 
 
 def behind(url: str) -> int:
