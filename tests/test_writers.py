@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
 import subprocess
 import sys
 import time
@@ -16,7 +17,7 @@ import pytest
 from audit import keys
 from commands.app import Arbiter
 from commands.store import persistence_env
-from commands.writers import Busy, writers_for
+from commands.writers import REFUSED, Busy, refused, writers_for
 from tests.support.host_key import SIGNER
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,6 +108,18 @@ def test_threads_of_one_process_wait_for_each_other_in_the_bound(tmp_path, monke
             pool.submit(lambda: writers.holding("m").__enter__()).result()
         assert 0.3 <= time.monotonic() - started < 5
     assert refused.value.code == "busy"
+    lock = tmp_path / "a.db.lock"  # beside the store, private like it, and empty
+    assert stat.S_IMODE(lock.stat().st_mode) == 0o600 and lock.read_bytes() == b""
+    with writers.holding("m"):  # released: taken again at once
+        pass
+
+
+def test_what_postgresql_says_when_it_is_full_is_store_busy_in_one_line():
+    full = refused(Exception('connection failed: FATAL:  sorry, too many clients already\n'))
+    assert full == REFUSED
+    assert refused(Exception("FATAL: too many connections for role \"x\"")) == REFUSED
+    other = refused(Exception("connection refused\n\tIs the server running?"))
+    assert "\n" not in other and other.startswith("PostgreSQL gave no connection")
 
 
 def test_a_postgresql_that_refuses_connections_is_one_line_store_busy(pg_url, tmp_path):
