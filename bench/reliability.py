@@ -335,9 +335,10 @@ def hostile_http(store: str, options: argparse.Namespace) -> Result:
             before, _ = log_of(url)
             with httpx.Client(base_url=base, timeout=120) as http:
                 for name, (where, headers, body) in hostile_requests(tokens["bob"]).items():
-                    if not hostile_judged(result, lambda w=where, h=headers, b=body: http.post(
-                            w, content=b, headers=h)):
-                        result.note(f"{name} not refused")
+                    wrong = hostile_judged(result, lambda w=where, h=headers, b=body: http.post(
+                        w, content=b, headers=h))
+                    if wrong:
+                        result.note(f"{name}: {wrong}")
                 flood = {"Authorization": f"Bearer {tokens['carol']}"}
                 answers = [http.get("/matches/kc/players/carol/view", headers=flood).status_code
                            for _ in range(60)]
@@ -384,23 +385,24 @@ def hostile_requests(token: str) -> dict[str, tuple[str, dict[str, Any], bytes]]
     }
 
 
-def hostile_judged(result: Result, send: Callable[[], httpx.Response]) -> bool:
-    """Whether the request was refused as it should be: a 4xx, short."""
+def hostile_judged(result: Result, send: Callable[[], httpx.Response]) -> str | None:
+    """What was wrong with the answer (None: refused as it should be, a short 4xx)."""
     result.tried += 1
     try:
         answer = send()
     except httpx.HTTPError as error:
         result.failed += 1
         result.codes[type(error).__name__] += 1
-        return False
+        return type(error).__name__
     code: Any = "?"
     with suppress(ValueError, AttributeError):
         code = answer.json().get("error", "?")
     result.codes[f"{answer.status_code} {code}"] += 1
-    if answer.status_code >= 500 or answer.is_success or len(answer.content) > 10_000:
-        result.failed += 1
-        return False
-    return True
+    wrong = ("accepted" if answer.is_success else f"{answer.status_code}"
+             if answer.status_code >= 500 else f"{len(answer.content):,} bytes echoed"
+             if len(answer.content) > 10_000 else None)
+    result.failed += wrong is not None
+    return wrong
 
 
 PROBES: dict[str, Callable[[str, argparse.Namespace], Result]] = {
