@@ -78,6 +78,16 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
 @contextmanager
 def serving(url: str, workers: int) -> Iterator[str]:
     """`arbiter serve` on a free port; yields its base URL."""
+    with served(url, workers) as (base, _):
+        yield base
+
+
+@contextmanager
+def served(url: str, workers: int, env: dict[str, str] | None = None
+           ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`arbiter serve` on a free port (without its per-token rate limit unless `env` sets
+    ARBITER_RATE: one client here sends far more than a player would); yields its base URL
+    and its process."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -85,7 +95,8 @@ def serving(url: str, workers: int) -> Iterator[str]:
     server = subprocess.Popen(
         [sys.executable, "-c", "from commands.cli import main; main()", "--db", url, "serve",
          "--port", str(port), "--workers", str(workers)],
-        cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=ROOT, env={"ARBITER_RATE": "0", **os.environ, **(env or {})},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         while True:
             try:
@@ -93,7 +104,7 @@ def serving(url: str, workers: int) -> Iterator[str]:
                 break
             except httpx.HTTPError:
                 time.sleep(0.2)
-        yield base
+        yield base, server
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=60)

@@ -500,7 +500,12 @@ def main() -> None:
     parser.add_argument("--pg", default=SERVER)
     parser.add_argument("--clear", action="store_true",
                         help="Stores without a store key (as before stores had one).")
-    options = parser.parse_args()
+    run(parser.parse_args(), PROBES)
+
+
+def run(options: argparse.Namespace, probes: dict[str, Callable[[str, argparse.Namespace],
+                                                                Result]]) -> None:
+    """Each probe on each store it takes, a line as it ends, then the table in markdown."""
     if not options.clear:  # encrypted at rest, as `arbiter init` makes a store
         from commands.sealing import make_key
 
@@ -512,11 +517,11 @@ def main() -> None:
     rows = []
     print(f"{'probe':<18} {'store':<9} {'tried':>6} {'failed':>6} {'lost':>5}  notes",
           flush=True)
-    for name in options.probe or PROBES:
+    for name in options.probe or probes:
         stores = ["-"] if name in BUNDLE_PROBES else options.store or ["sqlite", "postgres"]
         for store in stores:
             started = time.monotonic()
-            found = PROBES[name](store, options)
+            found = probes[name](store, options)
             found.note(f"{time.monotonic() - started:.0f} s")
             rows.append((name, store, found))
             print(f"{name:<18} {store:<9} {found.tried:>6} {found.failed:>6} {found.lost:>5}  "

@@ -23,6 +23,7 @@ from audit.signing import sign_round
 from commands.sealing import DEFAULT_KEY, KEY_VARIABLE, private_file, store_kind
 from commands.store import database_url, persistence_env
 from commands.stored import CheckedRepository
+from commands.writers import Busy, writers_for
 from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
 from domain.decider import HOST, Command
 from domain.edge import excerpt
@@ -125,6 +126,7 @@ class Arbiter(Application):
         self._read: OrderedDict[UUID, tuple[Match, MatchSnapshot]] = OrderedDict()
         self._read_locks: dict[UUID, threading.Lock] = {}
         self._season_trees: dict[str, SeasonTree] = {}
+        self.writers = writers_for(settings)
         # Workers starting together race on CREATE TABLE IF NOT EXISTS; the loser retries.
         for attempt in range(5):
             try:
@@ -134,6 +136,10 @@ class Arbiter(Application):
                 if attempt == 4:
                     raise
         self._check_store_key()
+
+    def close(self) -> None:
+        self.writers.close()
+        super().close()
 
     def _check_store_key(self) -> None:
         """A store is encrypted from its first event or not at all: opened without its key, or
@@ -176,7 +182,7 @@ class Arbiter(Application):
             except AggregateNotFoundError:
                 self.save(HostOrigin.set(prefix))
 
-        self._retrying(attempt)
+        self._retrying(attempt, "origin")
 
     # -- seasons --------------------------------------------------------------------------
 
@@ -190,7 +196,8 @@ class Arbiter(Application):
         if self.signer is not None:
             checkpoints.record(size=season.version, note=sign_season(self.signer, season, {}))
         try:
-            self.save(season, checkpoints)
+            with self.writers.holding(f"season/{name}"):
+                self.save(season, checkpoints)
         except IntegrityError:
             raise RuleViolation("season_exists", f"season {excerpt(name)} exists already") from None
 
@@ -275,7 +282,7 @@ class Arbiter(Application):
                 with self._season_saved(season) as changed:
                     self.save(*changed)
 
-        self._retrying(attempt)
+        self._retrying(attempt, f"season/{name}")
 
     @contextmanager
     def _season_saved(self, season: Season,
@@ -372,7 +379,7 @@ class Arbiter(Application):
                     self.save(match, checkpoints, *changed)
                 return self._outcome(match, HOST, [1, 2])
 
-        return self._retrying(attempt)
+        return self._retrying(attempt, f"season/{season}")
 
     def _season_setup(self, season: Season, kind: str, setup: Mapping[str, Any],
                       from_match: str | None, ec: str | None
@@ -450,7 +457,7 @@ class Arbiter(Application):
                         self.save(*changed)
                     return self._outcome(match, actor, seqs)
 
-        return self._retrying(attempt)
+        return self._retrying(attempt, match_id)
 
     def _post(self, season: Season, match: Match, before: int, at: str | None,
               ended_before: bool) -> bool:
@@ -568,12 +575,16 @@ class Arbiter(Application):
         if cached.version != self._loaded[aggregate_id]:
             cache.get(aggregate_id, evict=True)
 
-    def _retrying(self, attempt: Callable[[], T]) -> T:
-        """Optimistic concurrency: a stale write is retried as a whole command."""
-        for tries in range(1, RETRIES):
+    def _retrying(self, attempt: Callable[[], T], name: str) -> T:
+        """Each attempt holds the writer's lock of `name` across processes (commands.writers),
+        so a stale write is rare: one left by a writer of another match's season changes.
+        It is retried as a whole command; a command that loses every retry is `busy`."""
+        for tries in range(1, RETRIES + 1):
             try:
-                return attempt()
+                with self.writers.holding(name):
+                    return attempt()
             except IntegrityError:
                 # Exponential backoff with full jitter: lockstep retries starve one process.
                 time.sleep(random.uniform(0, min(0.25, 0.002 * 2 ** tries)))
-        return attempt()
+        raise Busy(f"{name}: other writers kept changing it through {RETRIES} tries; nothing "
+                   "was recorded, send it again")

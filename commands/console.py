@@ -74,9 +74,13 @@ def one_line(error: BaseException, url: str) -> str | None:
     if _is(error, "eventsourcing.persistence", "OperationalError", "InterfaceError") or \
             _is(error, "psycopg", "OperationalError"):
         from commands.store import database_url
+        from commands.writers import REFUSALS
 
         url = database_url(url)
-        return f"store_unreachable: cannot reach {store_name(url)}: {why_unreachable(url, error)}"
+        why = why_unreachable(url, error)
+        if any(sign in why for sign in REFUSALS):
+            return f"store_busy: {store_name(url)} refuses more connections: {why}"
+        return f"store_unreachable: cannot reach {store_name(url)}: {why}"
     if _is(error, "eventsourcing.persistence", "PersistenceError"):
         from commands.store import database_url
 

@@ -13,6 +13,10 @@ URL_VARIABLE = "ARBITER_DATABASE_URL"
 # Seconds to wait for a PostgreSQL connection before giving up: a server that is down is said
 # within five seconds, not after the pool's 30. `?connect_timeout=N` in the URL sets another.
 CONNECT_TIMEOUT = 4
+# The most connections one process's application pool holds (two kept open): sixteen CLI
+# processes and the service's workers must fit in PostgreSQL's max_connections (100).
+POOL_VARIABLE = "ARBITER_PG_POOL"
+POOL = 8
 
 
 def database_url(explicit: str | None = None) -> str:
@@ -49,6 +53,7 @@ def database_env(url: str) -> dict[str, str]:
         if not timeout.isdigit() or int(timeout) < 1:
             raise RuleViolation("invalid_database_url", f"connect_timeout={timeout!r} in "
                                 f"{url!r}: a whole number of seconds")
+        pool = pool_size()
         return {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_DBNAME": unquote(dbname),
@@ -58,6 +63,16 @@ def database_env(url: str) -> dict[str, str]:
             "POSTGRES_PASSWORD": unquote(parsed.password or ""),
             "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "60",
             "POSTGRES_CONNECT_TIMEOUT": timeout,
+            "POSTGRES_POOL_SIZE": str(min(2, pool)),
+            "POSTGRES_MAX_OVERFLOW": str(pool - min(2, pool)),
         }
     raise RuleViolation("invalid_database_url",
                         f"{url!r}: use sqlite:///FILE or postgresql://USER@HOST:PORT/DB")
+
+
+def pool_size() -> int:
+    value = os.environ.get(POOL_VARIABLE) or str(POOL)
+    if not value.isdigit() or int(value) < 1:
+        raise RuleViolation("invalid_setting", f"${POOL_VARIABLE}={value!r}: a whole number "
+                            "of connections, at least 1")
+    return int(value)

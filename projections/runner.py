@@ -107,9 +107,12 @@ def lead(env: Mapping[str, str], stop: threading.Event, interval: float) -> None
             with psycopg.connect(conninfo(env), autocommit=True) as lock:
                 if lock.execute("SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,)).fetchone()[0]:
                     project(env, stop, lock, interval)
-        except (IntegrityError, InternalError, OperationalError) as error:
-            # Workers creating the tables at once, a rebuild, a lost connection.
-            log.warning("the projection runner stopped (%s); restarting it", error)
+        except (IntegrityError, InternalError, OperationalError, psycopg.OperationalError
+                ) as error:
+            # Workers creating the tables at once, a rebuild, a lost connection, a server
+            # refusing more (too many clients): one line, and it resumes from its tracking row.
+            log.warning("the projection runner stopped (%s); restarting it",
+                        " ".join(str(error).split())[:300])
         except Exception:
             log.exception("the projection runner failed; restarting it")
         stop.wait(interval)

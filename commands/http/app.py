@@ -9,11 +9,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
 
 from commands.http import errors
+from commands.http.limits import RateLimit
 from commands.http.pages import errors as page_errors
 from commands.http.pages import host as host_pages
 from commands.http.pages import player as player_pages
@@ -49,6 +51,12 @@ def create_app(settings: Settings) -> FastAPI:
     for page_routes in (public_pages, player_pages, host_pages):
         app.include_router(page_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    if settings.cors_origins:  # none by default: only the service's own pages call it
+        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
+                           allow_methods=["GET", "POST"],
+                           allow_headers=["Authorization", "Content-Type"])
+    if settings.rate > 0:  # outermost: a limited request costs nothing else
+        app.add_middleware(RateLimit, rate=settings.rate, burst=settings.burst)
     return app
 
 

@@ -32,9 +32,9 @@ class Route(APIRoute):
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
         methods = set(kwargs.get("methods") or ["GET"])
-        statuses = {404, 422} | self.TOKEN
+        statuses = {404, 422, 429, 503} | self.TOKEN  # 429 with a token, 503 store_busy
         if methods & {"POST", "PUT", "PATCH"}:
-            statuses |= {400, 409, 413, 503}
+            statuses |= {400, 409, 413}
         elif path.endswith("/bundle"):
             statuses.add(409)  # the store's checkpoints are not the host key's
         answer = kwargs.get("response_class")

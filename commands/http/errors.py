@@ -1,15 +1,16 @@
 """Every failure as a JSON body {"error": code, "message": ...} with a 4xx status.
 
 Rule violations keep the rules' own codes; FastAPI's validation errors and unknown routes
-come out in the same shape. A command that lost every optimistic retry to other workers is a
-503 `busy` (nothing recorded: send it again). Only a bug answers 500.
+come out in the same shape. A command that waited its bounded time for the match's writer
+lock, or lost every optimistic retry, is a 503 `busy`; a store that gives no connection (too
+many clients) a 503 `store_busy` (nothing recorded: send it again). Only a bug answers 500.
 """
 
 from __future__ import annotations
 
 import logging
 
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -17,6 +18,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from audit.errors import AuditError
+from commands.writers import Busy
 from domain.edge import EXCERPT
 from domain.errors import RuleViolation
 
@@ -42,7 +44,9 @@ WHEN = {
     413: "The body is over 256 KiB (`too_large`)",
     422: "Refused by the rules or the season (their code), or input the schema refuses "
          "(`invalid_input`)",
-    503: "Busy: other workers kept writing to the match; nothing was recorded, send it again",
+    429: "Too many requests with this token (`rate_limited`): wait Retry-After seconds",
+    503: "Busy: other writers held the match through the bounded wait (`busy`), or the store "
+         "gave no connection (`store_busy`); nothing was recorded, send it again",
 }
 PROBLEM = {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 
@@ -95,6 +99,20 @@ def install(app: FastAPI) -> None:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])  # may hold a key as sent
         return problem(422, "invalid_input", f"{clip(where)}: {clip(first['msg'], 300)}")
+
+    @app.exception_handler(Busy)
+    def waited(request: Request, error: Busy) -> JSONResponse:
+        """Other writers held the match for the whole bounded wait, or PostgreSQL gave no
+        connection (`store_busy`): nothing was recorded."""
+        return problem(503, error.code, error.message, **{"Retry-After": "1"})
+
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    def unreachable(request: Request, error: Exception) -> JSONResponse:
+        log.warning("no store connection on %s %s: %s", request.method, request.url.path,
+                    " ".join(str(error).split())[:200])
+        return problem(503, "store_busy", "the store gave no connection in time: send it "
+                       "again shortly", **{"Retry-After": "2"})
 
     @app.exception_handler(IntegrityError)
     def busy(request: Request, error: IntegrityError) -> JSONResponse:

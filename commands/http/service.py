@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Mapping
-from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -16,7 +15,6 @@ from commands.app import Arbiter, Outcome
 from commands.audit_cli import signer_from
 from commands.http.deadlines import Deadlines
 from commands.http.hub import Hub
-from commands.http.locks import MatchLocks
 from commands.http.tokens import Tokens
 from commands.store import URL_VARIABLE, database_url, persistence_env
 from projections import runner
@@ -31,17 +29,27 @@ class Settings:
     projections: bool = True  # keep the views current from this process
     projection_interval: float = 0.5  # seconds between looks at the log (SQLite) or the lock
     signer: Signer | None = None  # the host's key (default: its key file, as the CLI finds it)
+    rate: float = 0.0  # requests a second per bearer token, on average (0: no limit)
+    burst: int = 40  # requests a token may send at once
+    cors_origins: tuple[str, ...] = ()  # origins whose pages may call the API (none)
 
 
 INTERVAL_VARIABLE = "ARBITER_SERVE_INTERVAL"
 PROJECTIONS_VARIABLE = "ARBITER_SERVE_PROJECTIONS"
+RATE_VARIABLE, BURST_VARIABLE = "ARBITER_RATE", "ARBITER_BURST"
+CORS_VARIABLE = "ARBITER_CORS_ORIGINS"
 
 
 def settings_from_environment() -> Settings:
-    """The settings `arbiter serve` hands its worker processes through their environment."""
+    """The settings `arbiter serve` hands its worker processes through their environment:
+    a generous rate limit unless told otherwise (20 a second, 40 at once, per token)."""
+    origins = os.environ.get(CORS_VARIABLE, "")
     return Settings(url=os.environ.get(URL_VARIABLE),
                     interval=float(os.environ.get(INTERVAL_VARIABLE, "1")),
-                    projections=os.environ.get(PROJECTIONS_VARIABLE, "1") == "1")
+                    projections=os.environ.get(PROJECTIONS_VARIABLE, "1") == "1",
+                    rate=float(os.environ.get(RATE_VARIABLE) or "20"),
+                    burst=int(os.environ.get(BURST_VARIABLE) or "40"),
+                    cors_origins=tuple(o.strip() for o in origins.split(",") if o.strip()))
 
 
 def now() -> str:
@@ -57,8 +65,6 @@ class Service:
         self.tokens = Tokens(self.arbiter)
         self.hub = Hub(self.views)
         self.deadlines = Deadlines(self.arbiter, self.views, self.submit)
-        postgres = self.env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
-        self.locks = MatchLocks(self.env) if postgres else None
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -66,10 +72,10 @@ class Service:
     def submit(self, match_id: str, actor: str, name: str, args: Mapping[str, Any],
                command_id: str | None = None, at: str | None = None,
                expect_round: int | None = None) -> Outcome:
-        """One command, stated at `at` (default: now), holding the match's lock."""
-        with self.locks.holding(match_id) if self.locks else nullcontext():
-            outcome = self.arbiter.submit(match_id, actor, name, args, at=at or now(),
-                                          command_id=command_id, expect_round=expect_round)
+        """One command, stated at `at` (default: now); the application service holds the
+        match's writer lock across workers (commands.writers)."""
+        outcome = self.arbiter.submit(match_id, actor, name, args, at=at or now(),
+                                      command_id=command_id, expect_round=expect_round)
         self.recorded()
         return outcome
 
@@ -97,6 +103,4 @@ class Service:
         self.hub.close()
         for thread in self._threads:
             thread.join(timeout=10)
-        if self.locks:
-            self.locks.close()
         self.arbiter.close()

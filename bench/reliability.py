@@ -1,0 +1,433 @@
+"""The reliability suite of issue 15, run by hand (not in the test suite): each probe prints
+how many things it tried, how many failed and how many were lost.
+
+    python bench/reliability.py [--probe NAME ...] [--store sqlite|postgres ...]
+                                [--kills 100] [--rounds 4] [--votes 10] [--pg URL]
+
+probe         tried                                 failed                lost
+writers-cli   16 CLI processes at once on one       an end other than     a command answered
+              match, `--rounds` times               recorded or one line  recorded that the
+                                                    `busy` (a traceback,  log lacks, or one
+                                                    a hang)               recorded twice
+writers-http  16 clients on one match through       a 5xx other than 503  the same
+              `serve --workers 2`, `--votes` each   `busy`, a reset
+kill9-cli     a CLI vote, spend or close killed     `arbiter check` or a  garnets not
+              with -9 at a random moment,           full bundle's verify  conserved (season
+              `--kills` times                       fails afterwards      total != grants +
+                                                                          match postings)
+kill9-serve   a serve worker killed with -9 under   a 5xx other than 503  entries the views
+              load, `--kills` / 10 times            busy                  still lack 20 s
+                                                                          after the load
+hostile-http  huge bodies, unknown keys, bad        a 5xx, a reset, or    a hostile request
+              UTF-8 and JSON, bad and missing       a 2xx                 that was recorded
+              tokens, floods past the rate limit
++ every probe of bench/tampers.py (bundle and store tampers: `arbiter check` must name each)
+
+A store probe runs on SQLite and PostgreSQL (a throwaway database); a bundle probe once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from audit import keys
+from bench import tampers
+from bench.http_throughput import served
+from bench.stores import SERVER, postgres_url, sqlite_url
+from bench.tampers import Result
+from commands.app import Arbiter
+from commands.http.tokens import Tokens
+from projections.tables import APPLICATION, open_views
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAYERS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan",
+           "judy", "ken"]
+WRITERS = 16
+GRANT = 30  # garnets each player starts with
+SIGNER = keys.generate("reliability-host")
+
+
+# -- a store with one open match ------------------------------------------------------------
+
+@contextmanager
+def store_url(store: str, options: argparse.Namespace) -> Iterator[str]:
+    if store == "sqlite":
+        yield sqlite_url()
+    else:
+        with postgres_url(options.pg) as url:
+            yield url
+
+
+def opened(url: str) -> None:
+    """Season `s` of eleven with GRANT garnets each, King's Court `kc` opened."""
+    app = Arbiter(url, signer=SIGNER)
+    try:
+        app.create_season("s")
+        app.register_all("s", PLAYERS)
+        for player in PLAYERS:
+            app.grant("s", player, "garnets", GRANT, "start")
+        app.create_match(match_id="kc", season="s", game="kings_court",
+                         setup={"players": PLAYERS}, host_seed=os.urandom(32).hex(),
+                         salt_key=os.urandom(32).hex())
+        app.submit("kc", "host", "open_match")
+    finally:
+        app.close()
+
+
+def cli_env() -> dict[str, str]:
+    folder = Path(tempfile.mkdtemp(prefix="arbiter-reliability-"))
+    keys.save(SIGNER, folder / "host.key")
+    return {**os.environ, "ARBITER_HOST_KEY": str(folder / "host.key"),
+            "ARBITER_KNOWN_KEYS": str(folder / "known")}
+
+
+def arbiter(url: str, env: dict[str, str], *args: str) -> list[str]:
+    return [sys.executable, "-c", "from commands.cli import main; main()", "--db", url, *args]
+
+
+def vote_args(i: int) -> list[str]:
+    return ["match", "submit", "kc", "--as", PLAYERS[i % 11], "vote",
+            f"candidate={PLAYERS[(i + 1) % 11]}", "--id", f"w{i}"]
+
+
+def log_of(url: str) -> tuple[int, set[str]]:
+    app = Arbiter(url)
+    try:
+        match = app.match("kc")
+        return match.version, set(match.handled)
+    finally:
+        app.close()
+
+
+def judged_end(result: Result, done: subprocess.CompletedProcess[str] | None) -> bool:
+    """Whether a CLI command was recorded; a failure is counted and noted."""
+    if done is None:
+        result.failed += 1
+        result.codes["hang"] += 1
+        return False
+    if done.returncode == 0:
+        return True
+    first = (done.stderr.strip().splitlines() or ["(nothing)"])[0]
+    if done.returncode == 2 and first.startswith("error: ") and len(
+            done.stderr.strip().splitlines()) == 1:
+        result.codes[first.removeprefix("error: ").split(":")[0]] += 1
+        return False
+    result.failed += 1
+    result.codes["traceback" if "Traceback" in done.stderr else f"exit {done.returncode}"] += 1
+    return False
+
+
+def ran(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str] | None:
+    try:
+        return subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True,
+                              timeout=120)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+# -- writers --------------------------------------------------------------------------------
+
+def writers_cli(store: str, options: argparse.Namespace) -> Result:
+    result, env = Result(), cli_env()
+    with store_url(store, options) as url:
+        opened(url)
+        before, _ = log_of(url)
+        recorded: set[str] = set()
+        for round_ in range(options.rounds):
+            ids = range(round_ * WRITERS, (round_ + 1) * WRITERS)
+            with ThreadPoolExecutor(WRITERS) as pool:
+                ends = list(pool.map(lambda i: ran(arbiter(url, env, *vote_args(i)), env), ids))
+            result.tried += WRITERS
+            recorded |= {f"w{i}" for i, done in zip(ids, ends, strict=True)
+                         if judged_end(result, done)}
+        version, handled = log_of(url)
+        # Every vote recorded is two entries (its command, its VoteCast), once.
+        result.lost += len(recorded - handled) + abs(version - before - 2 * len(recorded))
+        result.note(f"recorded {len(recorded)}")
+    result.named()
+    return result
+
+
+def writers_http(store: str, options: argparse.Namespace) -> Result:
+    result = Result()
+    with store_url(store, options) as url:
+        opened(url)
+        before, _ = log_of(url)
+        with served(url, workers=2) as (base, _):
+            tokens = player_tokens(url, base)
+
+            def client(c: int) -> set[str]:
+                player, done = PLAYERS[c % 11], set()
+                with httpx.Client(base_url=base, timeout=60, headers={
+                        "Authorization": f"Bearer {tokens[player]}"}) as http:
+                    for n in range(options.votes):
+                        body = {"command": "vote", "id": f"h{c}-{n}",
+                                "args": {"candidate": PLAYERS[(c + 1) % 11]}}
+                        if http_judged(result, lambda b=body: http.post(
+                                f"/matches/kc/players/{player}/commands", json=b)):
+                            done.add(f"api:{player}:h{c}-{n}")
+                return done
+
+            with ThreadPoolExecutor(WRITERS) as pool:
+                recorded = set().union(*pool.map(client, range(WRITERS)))
+        version, handled = log_of(url)
+        result.lost += len(recorded - handled) + abs(version - before - 2 * len(recorded))
+        result.note(f"recorded {len(recorded)}")
+    result.named()
+    return result
+
+
+def player_tokens(url: str, base: str) -> dict[str, str]:
+    app = Arbiter(url)
+    try:
+        host = Tokens(app).set_host()
+    finally:
+        app.close()
+    issued = httpx.post(f"{base}/matches/kc/tokens", json={},
+                        headers={"Authorization": f"Bearer {host}"}, timeout=60).json()
+    return {t["player"]: t["token"] for t in issued}
+
+
+def http_judged(result: Result, send: Callable[[], httpx.Response], killing: bool = False
+                ) -> bool:
+    """Whether the command was recorded. With `killing`, a request cut by the kill of its
+    worker is counted (`cut`), not failed: its client cannot know, and sends it again."""
+    result.tried += 1
+    try:
+        answer = send()
+    except httpx.HTTPError as error:
+        result.failed += not killing
+        result.codes["cut" if killing else type(error).__name__] += 1
+        return False
+    if answer.status_code == 200:
+        return True
+    code = answer.json().get("error", "?") if answer.headers.get(
+        "content-type", "").startswith("application/json") else "?"
+    result.codes[f"{answer.status_code} {code}"] += 1
+    if answer.status_code >= 500 and code != "busy":
+        result.failed += 1
+    return False
+
+
+# -- kill -9 --------------------------------------------------------------------------------
+
+def kill9_cli(store: str, options: argparse.Namespace) -> Result:
+    result, env, rng = Result(), cli_env(), random.Random(15)
+    with store_url(store, options) as url:
+        opened(url)
+        for k in range(options.kills):
+            player = PLAYERS[k % 11]
+            command = rng.choice([vote_args(k), vote_args(k), [
+                "match", "spend", "kc", "--as", player, "peek",
+                f"target={PLAYERS[(k + 3) % 11]}"], ["match", "close-round", "kc"]])
+            process = subprocess.Popen(arbiter(url, env, *command), env=env, cwd=ROOT,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(rng.uniform(0, options.kill_within))
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+            result.tried += 1
+        check = ran(arbiter(url, env, "check"), env)
+        if not judged_end(result, check):
+            result.note(f"check: {check.stderr.strip()[:160] if check else 'hang'}")
+        bundle = Path(tempfile.mkdtemp()) / "kc.jsonl"
+        for args in (["export", "kc", "--full", "-o", str(bundle)],
+                     ["verify", str(bundle), "--key", SIGNER.verifier_key()]):
+            if not judged_end(result, ran(arbiter(url, env, *args), env)):
+                result.note(f"{args[0]} failed")
+        result.lost += unconserved(url)
+        version, _ = log_of(url)
+        result.note(f"{version} entries")
+    result.named()
+    return result
+
+
+def unconserved(url: str) -> int:
+    """Garnets the season holds beyond (or short of) its grants and its match's postings."""
+    app = Arbiter(url)
+    try:
+        held = sum(app.season("s").garnets(PLAYERS).values())
+        posted = sum(p["amount"] for r in app.match("kc").records for p in r["postings"]
+                     if p["asset"] == "garnets")
+        return abs(held - (GRANT * len(PLAYERS) + posted))
+    finally:
+        app.close()
+
+
+def kill9_serve(store: str, options: argparse.Namespace) -> Result:
+    """Workers killed under load; the service starts new ones and the views catch up."""
+    result = Result()
+    with store_url(store, options) as url:
+        opened(url)
+        with served(url, workers=2) as (base, master):
+            tokens = player_tokens(url, base)
+            stop = time.monotonic() + max(1, options.kills // 10) * 4
+
+            def client(c: int) -> None:
+                player = PLAYERS[c % 11]
+                with httpx.Client(base_url=base, timeout=60, headers={
+                        "Authorization": f"Bearer {tokens[player]}"}) as http:
+                    while time.monotonic() < stop:
+                        http_judged(result, lambda: http.post(
+                            f"/matches/kc/players/{player}/commands", json={
+                                "command": "vote", "args": {"candidate": PLAYERS[(c + 1) % 11]}}),
+                            killing=True)
+                        time.sleep(0.05)
+
+            with ThreadPoolExecutor(8) as pool:
+                load = [pool.submit(client, c) for c in range(8)]
+                for _ in range(max(1, options.kills // 10)):
+                    time.sleep(3)
+                    workers = children(master.pid)
+                    if workers:
+                        os.kill(random.choice(workers), signal.SIGKILL)
+                for done in load:
+                    done.result()
+            time.sleep(20)
+            result.lost += behind(url)
+        result.note(f"killed {max(1, options.kills // 10)} workers")
+    result.named()
+    return result
+
+
+def children(pid: int) -> list[int]:
+    """The worker processes of uvicorn's supervisor (Linux)."""
+    found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(child) for child in found  # not multiprocessing's resource tracker
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()]
+
+
+def behind(url: str) -> int:
+    app = Arbiter(url)
+    try:
+        views = open_views(app.recorder.datastore, app.mapper.cipher)
+        return (app.recorder.max_notification_id() or 0) - (
+            views.max_tracking_id(APPLICATION) or 0)
+    finally:
+        app.close()
+
+
+# -- hostile input --------------------------------------------------------------------------
+
+def hostile_http(store: str, options: argparse.Namespace) -> Result:
+    result = Result()
+    with store_url(store, options) as url:
+        opened(url)
+        # A rate low enough for one client to pass it: 2 a second past a burst of 40.
+        with served(url, workers=1, env={"ARBITER_RATE": "2", "ARBITER_BURST": "40"}) as (
+                base, _):
+            tokens = player_tokens(url, base)
+            before, _ = log_of(url)
+            with httpx.Client(base_url=base, timeout=120) as http:
+                for name, (where, headers, body) in hostile_requests(tokens["bob"]).items():
+                    wrong = hostile_judged(result, lambda w=where, h=headers, b=body: http.post(
+                        w, content=b, headers=h))
+                    if wrong:
+                        result.note(f"{name}: {wrong}")
+                flood = {"Authorization": f"Bearer {tokens['carol']}"}
+                answers = [http.get("/matches/kc/players/carol/view", headers=flood).status_code
+                           for _ in range(60)]
+                result.tried += 1
+                if 429 not in answers or any(s >= 500 for s in answers):
+                    result.failed += 1
+                result.note(f"flood of 60: {answers.count(429)} × 429")
+            after, _ = log_of(url)
+            result.lost += after - before  # nothing hostile may be recorded
+    result.named()
+    return result
+
+
+def hostile_requests(token: str) -> dict[str, tuple[str, dict[str, Any], bytes]]:
+    good = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    path = "/matches/kc/players/bob/commands"
+
+    def vote(candidate: bytes, more: bytes = b"") -> bytes:
+        return b'{"command": "vote", "args": {"candidate": "' + candidate + b'"' + more + b"}}"
+
+    return {
+        "a 30 MB value": (path, good, vote(b"x" * 30_000_000)),
+        "a 50 MB body": (path, good, b"{" + b" " * 50_000_000 + b"}"),
+        "an unknown 1 MB argument": (path, good, vote(b"carol", b', "pad": "'
+                                                      + b"p" * 1_000_000 + b'"')),
+        "an unknown argument": (path, good, vote(b"carol", b', "x": 1')),
+        "an unknown key": (path, good, b'{"command": "vote", "args": {"candidate": '
+                                       b'"carol"}, "x": 1}'),
+        "bad UTF-8": (path, good, vote(b"\xff\xfe")),
+        "a lone surrogate": (path, good, vote(b"\\ud800")),
+        "a NUL": (path, good, vote(b"carol\\u0000")),
+        "cut JSON": (path, good, b'{"command": "vote", "args": '),
+        "a JSON list": (path, good, b"[]"),
+        "not JSON": (path, {**good, "Content-Type": "text/plain"}, b"vote carol"),
+        "a 10 kB token": (path, {"Authorization": "Bearer " + "A" * 10_000}, b"{}"),
+        "a token in bad UTF-8": (path, {"Authorization": b"Bearer \xff\xfe"}, b"{}"),
+        "basic auth": (path, {"Authorization": "Basic Ym9iOmJvYg=="}, b"{}"),
+        "no token": (path, {}, vote(b"carol")),
+        "another player's path": ("/matches/kc/players/alice/commands", good, vote(b"carol")),
+        "a host command": ("/matches/kc/commands", good, b'{"command": "open_match"}'),
+        "a 5,000-letter match": ("/matches/" + "k" * 5000 + "/players/bob/commands", good,
+                                 b"{}"),
+        "a NUL in the path": ("/matches/kc%00/players/bob/commands", good, b"{}"),
+    }
+
+
+def hostile_judged(result: Result, send: Callable[[], httpx.Response]) -> str | None:
+    """What was wrong with the answer (None: refused as it should be, a short 4xx)."""
+    result.tried += 1
+    try:
+        answer = send()
+    except httpx.HTTPError as error:
+        result.failed += 1
+        result.codes[type(error).__name__] += 1
+        return type(error).__name__
+    code: Any = "?"
+    with suppress(ValueError, AttributeError):
+        code = answer.json().get("error", "?")
+    result.codes[f"{answer.status_code} {code}"] += 1
+    wrong = ("accepted" if answer.is_success else f"{answer.status_code}"
+             if answer.status_code >= 500 else f"{len(answer.content):,} bytes echoed"
+             if len(answer.content) > 10_000 else None)
+    result.failed += wrong is not None
+    return wrong
+
+
+PROBES: dict[str, Callable[[str, argparse.Namespace], Result]] = {
+    "writers-cli": writers_cli,
+    "writers-http": writers_http,
+    "kill9-cli": kill9_cli,
+    "kill9-serve": kill9_serve,
+    "hostile-http": hostile_http,
+    **tampers.PROBES,
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--probe", action="append", choices=list(PROBES))
+    parser.add_argument("--store", action="append", choices=["sqlite", "postgres"])
+    parser.add_argument("--pg", default=SERVER)
+    parser.add_argument("--kills", type=int, default=100, help="kill -9 of a CLI command")
+    parser.add_argument("--kill-within", type=float, default=5.0,
+                        help="seconds after its start a command is killed, at most")
+    parser.add_argument("--rounds", type=int, default=4, help="rounds of 16 CLI writers")
+    parser.add_argument("--votes", type=int, default=10, help="votes of each HTTP writer")
+    parser.add_argument("--clear", action="store_true")
+    tampers.run(parser.parse_args(), PROBES)
+
+
+if __name__ == "__main__":
+    main()
