@@ -62,7 +62,6 @@ SWAP_BIN = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.
 SWAP_CMP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
             ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
             ast.In: ast.NotIn, ast.NotIn: ast.In}
-BUILTIN_ERRORS = {"ValueError", "TypeError", "KeyError", "RuntimeError", "AssertionError"}
 
 
 class Mutant:
@@ -109,9 +108,8 @@ def _skipped(tree: ast.Module) -> tuple[set[int], set[int]]:
             drop(node)
         if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
             call = node.exc
-            name = getattr(call.func, "id", getattr(call.func, "attr", ""))
-            first = 0 if len(call.args) == 1 and name in BUILTIN_ERRORS else 1
-            for arg in call.args[first:]:
+            # A lone argument is the message; with more, the first is the error's code.
+            for arg in call.args[len(call.args) > 1:]:
                 for n in ast.walk(arg):
                     if isinstance(n, ast.Constant) and isinstance(n.value, str):
                         messages.add(id(n))
@@ -193,7 +191,18 @@ def apply(source: str, mutant: Mutant) -> str:
     return (raw[:begin] + mutant.text.encode() + raw[end:]).decode()
 
 
-def run_tests(copy: Path, module: str, tests: list[str], timeout: float, log: Path) -> str:
+class _Contexts:
+    """A pytest plugin for the clean run: which test runs each line of the module."""
+
+    def __init__(self, cov) -> None:
+        self.cov = cov
+
+    def pytest_runtest_protocol(self, item, nextitem):
+        self.cov.switch_context(item.nodeid)
+
+
+def run_tests(copy: Path, module: str, tests: list[str], timeout: float, log: Path,
+              coverage_file: Path | None = None) -> str:
     pid = os.fork()
     if pid == 0:  # the child: a fresh import of the project from the copy
         code = 3
@@ -205,7 +214,20 @@ def run_tests(copy: Path, module: str, tests: list[str], timeout: float, log: Pa
             os.chdir(copy)
             sys.path.insert(0, str(copy))
             import pytest
-            code = int(pytest.main(["-x", "-q", "-p", "no:cacheprovider", *tests]))
+            plugins = []
+            if coverage_file is not None:
+                import coverage
+                cov = coverage.Coverage(data_file=None, include=[str(copy / module)],
+                                        config_file=False)
+                plugins.append(_Contexts(cov))
+                cov.start()
+            code = int(pytest.main(["-x", "-q", "-p", "no:cacheprovider", *tests],
+                                   plugins=plugins))
+            if coverage_file is not None:
+                cov.stop()
+                data = cov.get_data()
+                by_line = data.contexts_by_lineno(str(copy / module))
+                coverage_file.write_text(json.dumps(by_line))
             loaded = sys.modules.get(module.removesuffix(".py").replace("/", "."))
             if loaded is not None and not str(loaded.__file__).startswith(str(copy)):
                 print(f"MUTATION DRIVER: {module} was imported from {loaded.__file__}")
@@ -222,6 +244,22 @@ def run_tests(copy: Path, module: str, tests: list[str], timeout: float, log: Pa
     os.killpg(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
     return "timeout"
+
+
+def _selected(m: Mutant, by_line: dict[int, list[str]], tests: list[str],
+              options: list[str]) -> list[str]:
+    """The tests that run the mutant's lines, in their order; all of them when only the import
+    runs those lines (a constant, a default) or coverage names none (a line inside a longer
+    statement)."""
+    ids = {c for line in range(m.line, m.end[0] + 1) for c in by_line.get(line, [])}
+    if not ids or "" in ids:
+        return tests
+    return [*options, *sorted(ids, key=lambda nodeid: (_order(nodeid, tests), nodeid))]
+
+
+def _order(nodeid: str, tests: list[str]) -> int:
+    path = nodeid.split("::")[0]
+    return tests.index(path) if path in tests else len(tests)
 
 
 def tests_of(module: str, given: list[str] | None) -> list[str]:
@@ -246,8 +284,11 @@ def mutate(module: str, tests: list[str], rerun: bool, lines: str | None) -> dic
     before = json.loads(results_file.read_text()) if rerun and results_file.exists() else {}
     log = WORK / f"{name}.log"
     started = time.monotonic()
-    clean = run_tests(copy, module, tests, 1800, log)
+    covered = WORK / f"{name}.lines.json"
+    clean = run_tests(copy, module, tests, 1800, log, covered)
     took = time.monotonic() - started
+    by_line = {int(k): v for k, v in json.loads(covered.read_text()).items()}
+    options = [t for t in tests if not t.endswith(".py")]
     if clean != "survived":
         sys.exit(f"{module}: the clean run did not pass ({clean}); see {log}")
     timeout = 3 * took + 10
@@ -268,7 +309,8 @@ def mutate(module: str, tests: list[str], rerun: bool, lines: str | None) -> dic
                 results[m.key] = old
                 continue
             target.write_text(mutated, encoding="utf-8")
-            status = run_tests(copy, module, tests, timeout, WORK / f"{name}.mutant.log")
+            status = run_tests(copy, module, _selected(m, by_line, tests, options), timeout,
+                               WORK / f"{name}.mutant.log")
             line = source.splitlines()[m.line - 1].strip()
             results[m.key] = {"status": status, "line": m.line, "what": m.what,
                               "source": line, "mutant": m.text[:80]}
