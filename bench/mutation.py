@@ -48,7 +48,7 @@ TESTS = {
                              "tests/test_checkpoints.py", "-m", "not postgres"],
     "audit/witness.py": ["tests/audit/test_witness_mutants.py",
                          "tests/audit/test_cut_and_rekey.py"],
-    "audit/keys.py": ["tests/audit/test_keys.py"],
+    "audit/keys.py": ["tests/audit/test_keys_mutants.py", "tests/audit/test_keys.py"],
     "audit/state_root.py": ["tests/audit/test_state_root_mutants.py"],
     "audit/signing.py": ["tests/audit/test_signing_mutants.py", "tests/test_checkpoints.py",
                          "-m", "not postgres"],
