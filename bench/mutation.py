@@ -222,8 +222,11 @@ def run_tests(copy: Path, module: str, tests: list[str], timeout: float, log: Pa
                                         config_file=False)
                 plugins.append(_Contexts(cov))
                 cov.start()
-            code = int(pytest.main(["-x", "-q", "-p", "no:cacheprovider", *tests],
-                                   plugins=plugins))
+            # Autoloading every installed plugin costs some 20 s a run here; the suite needs
+            # only hypothesis's.
+            os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+            code = int(pytest.main(["-x", "-q", "-p", "no:cacheprovider",
+                                    "-p", "_hypothesis_pytestplugin", *tests], plugins=plugins))
             if coverage_file is not None:
                 cov.stop()
                 data = cov.get_data()
