@@ -285,7 +285,9 @@ def mutate(module: str, tests: list[str], rerun: bool, lines: str | None) -> dic
     target = copy / module
     source = target.read_text(encoding="utf-8")
     results_file = WORK / f"{name}.json"
-    before = json.loads(results_file.read_text()) if rerun and results_file.exists() else {}
+    # --rerun and --lines add to the last run's results.
+    keep = (rerun or lines) and results_file.exists()
+    before = json.loads(results_file.read_text()) if keep else {}
     log = WORK / f"{name}.log"
     started = time.monotonic()
     covered = WORK / f"{name}.lines.json"
@@ -300,7 +302,7 @@ def mutate(module: str, tests: list[str], rerun: bool, lines: str | None) -> dic
     if lines:
         first, last = (int(n) for n in lines.split("-"))
         found = [m for m in found if first <= m.line <= last]
-    results: dict[str, dict] = {}
+    results: dict[str, dict] = dict(before)
     try:
         for m in found:
             old = before.get(m.key)
@@ -309,8 +311,7 @@ def mutate(module: str, tests: list[str], rerun: bool, lines: str | None) -> dic
                 compile(mutated, module, "exec")
             except SyntaxError:
                 continue
-            if old and old["status"] == "killed":
-                results[m.key] = old
+            if rerun and old and old["status"] == "killed":
                 continue
             target.write_text(mutated, encoding="utf-8")
             status = run_tests(copy, module, _selected(m, by_line, tests, options), timeout,
@@ -318,6 +319,7 @@ def mutate(module: str, tests: list[str], rerun: bool, lines: str | None) -> dic
             line = source.splitlines()[m.line - 1].strip()
             results[m.key] = {"status": status, "line": m.line, "what": m.what,
                               "source": line, "mutant": m.text[:80]}
+            results_file.write_text(json.dumps(results, indent=1))  # a cut run keeps its part
             print(f"[{len(results)}/{len(found)}] {status}", file=sys.stderr, flush=True)
             if status != "killed":
                 print(f"  {status}: {module}:{m.line} {m.what}: {line}  ->  {m.text[:60]}",
