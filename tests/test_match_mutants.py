@@ -13,6 +13,7 @@ import hashlib
 
 import pytest
 
+from domain import games
 from domain.decider import Command
 from domain.errors import RuleViolation
 from domain.match import (
@@ -352,3 +353,42 @@ def test_arguments_the_log_cannot_hold_are_invalid_command(extra):
     refused("invalid_command", match, "ann", "hint", {"note": extra})
     # What the rules refuse first keeps the rules' code.
     refused("invalid_bid", match, "ann", "bid", {"amount": extra})
+
+
+# -- a game's bugs -----------------------------------------------------------------------------
+
+@pytest.fixture
+def overrun(monkeypatch) -> Match:
+    monkeypatch.setitem(games._MODULES, "overrun", "tests.support.overrun")
+    match = new_match(game_id="overrun")
+    send(match, "host", "open_match")
+    return match
+
+
+def test_a_player_s_sealed_events_beyond_the_run_are_a_bug(overrun):
+    with pytest.raises(ValueError, match="emitted more than SEALED_RUN = 1 sealed events"):
+        send(overrun, "ann", "twice")
+    assert overrun.version == 6
+    # Sealed, public, sealed: each run holds one, so nothing pads and nothing is refused.
+    seqs = send(overrun, "ann", "apart")
+    assert kinds(overrun, seqs) == [None, None, "Shown", None]
+
+
+def test_a_correction_s_own_fact_is_outside_the_run(overrun):
+    with pytest.raises(ValueError, match="SEALED_RUN"):
+        send(overrun, "host", "correct", {"as": "ann", "command": "twice", "reason": "DM"})
+    seqs = send(overrun, "host", "correct", {"as": "ann", "command": "apart", "reason": "DM"})
+    assert heads(overrun, seqs) == ["CommandAccepted", "SubmissionEntered", "Noted", "Shown",
+                                    "Noted"]
+
+
+def test_a_public_host_command_is_not_padded_nor_held_to_the_run(overrun):
+    seqs = send(overrun, "host", "twice")
+    assert heads(overrun, seqs) == ["CommandAccepted", "Noted", "Noted"]
+    assert kinds(overrun, seqs) == ["CommandAccepted", None, None]
+
+
+def test_a_game_emitting_a_kind_the_match_reserves_is_a_bug(overrun):
+    with pytest.raises(ValueError, match="overrun emitted MatchEnded, a kind the match reserves"):
+        send(overrun, "ann", "reserved")
+    assert overrun.version == 6 and overrun.phase == "open"
