@@ -392,3 +392,14 @@ def test_a_game_emitting_a_kind_the_match_reserves_is_a_bug(overrun):
     with pytest.raises(ValueError, match="overrun emitted MatchEnded, a kind the match reserves"):
         send(overrun, "ann", "reserved")
     assert overrun.version == 6 and overrun.phase == "open"
+
+
+def test_a_type_error_on_arguments_the_log_cannot_hold_is_bad_input(overrun):
+    # A set is no JSON: the rules' TypeError is the sender's invalid_command.
+    refused("invalid_command", overrun, "host", "compare", {"x": {1}})
+    # A list is JSON: the same TypeError is a bug in the rules, and is raised as one.
+    with pytest.raises(TypeError):
+        send(overrun, "host", "compare", {"x": [1]})
+    assert overrun.version == 6
+    seqs = send(overrun, "host", "compare", {"x": 4})
+    assert overrun.record(seqs[1])["entry"]["public"] == {"big": True}
