@@ -160,3 +160,31 @@ def test_a_verifier_key_names_its_type_and_hash() -> None:
 def test_note_errors_carry_code_and_message() -> None:
     error = NoteError("bad_signature", "no")
     assert (error.code, error.message, str(error)) == ("bad_signature", "no", "bad_signature: no")
+
+
+def test_notes_read_as_bytes_or_text_alike() -> None:
+    private = Ed25519PrivateKey.generate()
+    key = VerifierKey("log.example", ED25519, private.public_key().public_bytes_raw())
+    note = sign_note(TEXT, key.name, private)
+    assert verify_note(note.encode(), [key]) == [key]
+    assert parse_note(note.encode()) == parse_note(note)
+
+
+def test_the_last_blank_line_ends_the_text_even_at_the_start() -> None:
+    five = base64.b64encode(b"abcde").decode()
+    assert parse_note(f"\n\n\N{EM DASH} log {five}\n").text == "\n"
+
+
+def test_a_signature_is_strict_base64() -> None:
+    assert code_of(parse_note, f"{TEXT}\n\N{EM DASH} log YWJj!ZGU=\n") == "malformed_note"
+
+
+def test_only_text_ending_in_a_newline_is_signed() -> None:
+    private = Ed25519PrivateKey.generate()
+    assert code_of(sign_note, "no newline", "log", private) == "malformed_note"
+    assert code_of(sign_note, "a\x00\n", "log", private) == "malformed_note"
+
+
+def test_a_public_key_is_32_bytes() -> None:
+    assert code_of(VerifierKey, "w", ED25519, bytearray(32)) == "malformed_key"
+    assert code_of(VerifierKey, "w", ED25519, bytes(33)) == "malformed_key"
