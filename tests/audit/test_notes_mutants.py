@@ -13,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from audit.notes import (
     COSIGNATURE_V1,
     ED25519,
+    Checkpoint,
     NoteError,
     VerifierKey,
     checkpoint_body,
@@ -188,3 +189,8 @@ def test_only_text_ending_in_a_newline_is_signed() -> None:
 def test_a_public_key_is_32_bytes() -> None:
     assert code_of(VerifierKey, "w", ED25519, bytearray(32)) == "malformed_key"
     assert code_of(VerifierKey, "w", ED25519, bytes(33)) == "malformed_key"
+
+
+def test_a_checkpoint_without_extension_lines_has_none() -> None:
+    assert parse_checkpoint(f"log\n8\n{ROOT64}\n") == Checkpoint("log", 8, ROOT)
+    assert Checkpoint("log", 8, ROOT).extensions == ()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import stat
+from dataclasses import FrozenInstanceError
 
 import pytest
 
@@ -118,3 +119,9 @@ def test_a_bundle_ending_before_the_largest_checkpoint_seen_is_rolled_back() -> 
     assert (error.code, error.seq) == ("rolled_back", 10)
     assert "covers 7 (of its 10 entries)" in error.detail
 
+
+
+def test_what_was_seen_is_not_changed_in_place() -> None:
+    seen = Seen("o", "k", 8, R1)
+    with pytest.raises(FrozenInstanceError):
+        seen.size = 9  # type: ignore[misc]
