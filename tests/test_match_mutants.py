@@ -10,11 +10,13 @@ entry, then BidPlaced sealed to the bidder (a run of one, so no padding).
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 
 from domain import games
 from domain.decider import Command
+from domain.envelope import salt
 from domain.errors import RuleViolation
 from domain.match import (
     Match,
@@ -403,3 +405,45 @@ def test_a_type_error_on_arguments_the_log_cannot_hold_is_bad_input(overrun):
     assert overrun.version == 6
     seqs = send(overrun, "host", "compare", {"x": 4})
     assert overrun.record(seqs[1])["entry"]["public"] == {"big": True}
+
+
+# -- restoring and reading ---------------------------------------------------------------------
+
+def restored(match: Match) -> Match:
+    """The match as the store restores it from a snapshot: its frozen JSON thawed."""
+    frozen = json.loads(json.dumps(match.frozen()))  # plain JSON, as stored
+    return Match.thawed(match.id, match.version, frozen)
+
+
+def test_a_restored_match_goes_on_exactly_as_the_live_one():
+    steps = [("ann", "bid", {"amount": 3}), ("bob", "bid", {"amount": 5}),  # 7-8, 9-10
+             ("host", "correct", {"void": 9, "reason": "r"}),  # 11-13
+             ("host", "close_round", {}),  # 14, bob's penalty, RoundClosed, RoundOpened: 17
+             ("ann", "hint", {}), ("cy", "bid", {"amount": 1}),  # 18-19, 20-21
+             ("host", "correct", {"void": 20, "reason": "r"}), ("host", "close_round", {})]
+    live = new_match(setup={"players": PLAYERS, "rounds": 2})
+    send(live, "host", "open_match")
+    for actor, name, args in steps:
+        copy = restored(live)
+        assert send(copy, actor, name, args) == send(live, actor, name, args)
+        assert copy.state == live.state and copy.voided == live.voided
+        assert copy.log_root == live.log_root and copy.phase == live.phase
+        assert copy.record(copy.version) == live.record(live.version)
+        assert copy.handled == live.handled and copy.opened == live.opened
+    assert live.version == 32 and live.phase == "ended"
+    assert live.state.points == {"ann": 1}
+    # A restored match keeps no entry before its last turn: it cannot give a full snapshot.
+    with pytest.raises(ValueError, match="holds only its last entries"):
+        restored(live).snapshot()
+    assert live.snapshot().records == tuple(live.records)
+
+
+def test_the_end_opens_the_secret_drawn_at_the_open():
+    match = opened()
+    seqs = send(match, "host", "close_round")
+    opening = next(match.record(s)["entry"] for s in seqs if kinds(match, [s]) == ["SealOpened"])
+    secret = match.record(5)
+    assert opening["public"] == {"seq": 5, "index": 0,
+                                 "salt": salt(parse_salt_key("ab" * 32), 5, 0).hex(),
+                                 "part": secret["parts"][0]}
+    assert match.opened == {5}
