@@ -447,3 +447,14 @@ def test_the_end_opens_the_secret_drawn_at_the_open():
                                  "salt": salt(parse_salt_key("ab" * 32), 5, 0).hex(),
                                  "part": secret["parts"][0]}
     assert match.opened == {5}
+
+
+def test_every_record_has_the_same_fields():
+    match = opened()
+    send(match, "ann", "bid", {"amount": 3})
+    for record in match.records:
+        assert set(record) == {"entry", "parts", "postings", "role", "batch", "command_id"}
+    genesis = match.record(1)
+    assert (genesis["parts"], genesis["postings"], genesis["role"]) == ([], [], "meta")
+    assert genesis["batch"] is None and genesis["command_id"] is None
+    assert match.record(7)["batch"] == 7 and match.record(8)["batch"] == 7

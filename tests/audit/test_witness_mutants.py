@@ -51,7 +51,7 @@ def test_a_missing_file_remembers_nothing(tmp_path) -> None:
 
 
 def test_save_writes_one_sorted_line_per_origin_mode_0600(tmp_path) -> None:
-    path = tmp_path / "deep" / "known_origins"
+    path = tmp_path / "config" / "arbiter" / "known_origins"  # neither folder exists yet
     known = {"b/match/2": Seen("b/match/2", "kb", 4, R2), "a/match/1": Seen("a/match/1", "ka",
                                                                               0, R1)}
     save(path, known)
@@ -61,6 +61,8 @@ def test_save_writes_one_sorted_line_per_origin_mode_0600(tmp_path) -> None:
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert load(path) == known
     assert [p.name for p in path.parent.iterdir()] == ["known_origins"]  # no temporary left
+    save(path, {})  # again, into the folder that now exists
+    assert path.read_text() == ""
 
 
 def test_a_failed_write_leaves_no_temporary(tmp_path, monkeypatch) -> None:
