@@ -312,8 +312,8 @@ def mutate(module: str, tests: list[str], rerun: bool, lines: str | None) -> dic
                 compile(mutated, module, "exec")
             except SyntaxError:
                 continue
-            if rerun and old and old["status"] == "killed":
-                continue
+            if rerun and (old is None or old["status"] == "killed"):
+                continue  # only the last run's survivors
             target.write_text(mutated, encoding="utf-8")
             status = run_tests(copy, module, _selected(m, by_line, tests, options), timeout,
                                WORK / f"{name}.mutant.log")
