@@ -312,7 +312,7 @@ def mutate(module: str, tests: list[str], rerun: bool, lines: str | None) -> dic
                 compile(mutated, module, "exec")
             except SyntaxError:
                 continue
-            if rerun and (old is None or old["status"] == "killed"):
+            if rerun and (old is None or old["status"] in ("killed", "timeout")):
                 continue  # only the last run's survivors
             target.write_text(mutated, encoding="utf-8")
             status = run_tests(copy, module, _selected(m, by_line, tests, options), timeout,
