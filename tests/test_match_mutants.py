@@ -458,3 +458,14 @@ def test_every_record_has_the_same_fields():
     assert (genesis["parts"], genesis["postings"], genesis["role"]) == ([], [], "meta")
     assert genesis["batch"] is None and genesis["command_id"] is None
     assert match.record(7)["batch"] == 7 and match.record(8)["batch"] == 7
+
+
+def test_the_sealed_setup_holds_the_setup_the_seed_and_every_player_s_garnets():
+    match = new_match(garnets={"ann": 5, "bob": 1})  # cy has none yet
+    setup = match.record(2)
+    assert match.record(2)["entry"]["kind"] is None  # sealed
+    assert (setup["role"], setup["batch"], setup["command_id"]) == ("meta", 1, None)
+    head = headline(setup)
+    assert head["kind"] == "SetupCommitted" and head["audience"] == "host"
+    assert head["data"] == {"setup": {"players": PLAYERS, "rounds": 1}, "host_seed": SEED,
+                            "garnets": {"ann": 5, "bob": 1, "cy": 0}}

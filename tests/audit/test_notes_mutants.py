@@ -194,3 +194,8 @@ def test_a_public_key_is_32_bytes() -> None:
 def test_a_checkpoint_without_extension_lines_has_none() -> None:
     assert parse_checkpoint(f"log\n8\n{ROOT64}\n") == Checkpoint("log", 8, ROOT)
     assert Checkpoint("log", 8, ROOT).extensions == ()
+
+
+def test_a_note_needs_its_blank_line_even_if_the_rest_reads_as_signatures() -> None:
+    five = base64.b64encode(b"abcde").decode()
+    assert code_of(parse_note, f"x\N{EM DASH} log {five}\n") == "malformed_note"
