@@ -277,7 +277,8 @@ def tests_of(module: str, given: list[str] | None) -> list[str]:
     return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").rglob(f"test_{stem}*.py"))
 
 
-def mutate(module: str, tests: list[str], rerun: bool, lines: str | None) -> dict:
+def mutate(module: str, tests: list[str], rerun: bool, lines: str | None,
+           resume: bool = False) -> dict:
     name = module.removesuffix(".py").replace("/", ".")
     copy = WORK / name
     shutil.rmtree(copy, ignore_errors=True)
@@ -286,8 +287,8 @@ def mutate(module: str, tests: list[str], rerun: bool, lines: str | None) -> dic
     target = copy / module
     source = target.read_text(encoding="utf-8")
     results_file = WORK / f"{name}.json"
-    # --rerun and --lines add to the last run's results.
-    keep = (rerun or lines) and results_file.exists()
+    # --rerun, --resume and --lines add to the last run's results.
+    keep = (rerun or lines or resume) and results_file.exists()
     before = json.loads(results_file.read_text()) if keep else {}
     log = WORK / f"{name}.log"
     started = time.monotonic()
@@ -314,6 +315,8 @@ def mutate(module: str, tests: list[str], rerun: bool, lines: str | None) -> dic
                 continue
             if rerun and (old is None or old["status"] in ("killed", "timeout")):
                 continue  # only the last run's survivors
+            if resume and old is not None:
+                continue  # measured by the cut run
             target.write_text(mutated, encoding="utf-8")
             status = run_tests(copy, module, _selected(m, by_line, tests, options), timeout,
                                WORK / f"{name}.mutant.log")
@@ -344,6 +347,7 @@ def main() -> None:
     parser.add_argument("--tests", nargs="+", help="test files (default: see TESTS)")
     parser.add_argument("--rerun", action="store_true", help="only the last run's survivors")
     parser.add_argument("--lines", help="only mutants starting on lines FIRST-LAST")
+    parser.add_argument("--resume", action="store_true", help="go on with a cut run")
     args = parser.parse_args()
     for lib in HEAVY:  # imported once here so each forked run starts fast
         with contextlib.suppress(ImportError):
@@ -354,7 +358,7 @@ def main() -> None:
     for module in args.modules:
         if not module.endswith(".py"):
             module = module.replace(".", "/") + ".py"
-        mutate(module, tests_of(module, args.tests), args.rerun, args.lines)
+        mutate(module, tests_of(module, args.tests), args.rerun, args.lines, args.resume)
 
 
 if __name__ == "__main__":
