@@ -28,6 +28,7 @@ import contextlib
 import importlib
 import json
 import os
+import shlex
 import shutil
 import signal
 import sys
@@ -348,6 +349,7 @@ def main() -> None:
     parser.add_argument("--rerun", action="store_true", help="only the last run's survivors")
     parser.add_argument("--lines", help="only mutants starting on lines FIRST-LAST")
     parser.add_argument("--resume", action="store_true", help="go on with a cut run")
+    parser.add_argument("--pytest", default="", help="more pytest options, e.g. '-k fast'")
     args = parser.parse_args()
     for lib in HEAVY:  # imported once here so each forked run starts fast
         with contextlib.suppress(ImportError):
@@ -358,7 +360,8 @@ def main() -> None:
     for module in args.modules:
         if not module.endswith(".py"):
             module = module.replace(".", "/") + ".py"
-        mutate(module, tests_of(module, args.tests), args.rerun, args.lines, args.resume)
+        tests = [*tests_of(module, args.tests), *shlex.split(args.pytest)]
+        mutate(module, tests, args.rerun, args.lines, args.resume)
 
 
 if __name__ == "__main__":
