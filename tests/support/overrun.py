@@ -1,0 +1,27 @@
+"""The sealed-bid game with the bugs a game could have, for the match to catch: `twice` emits
+two sealed events in a row (its SEALED_RUN is 1), `apart` a sealed, a public and a sealed one
+(runs of one: fine), `reserved` a kind the match keeps for itself, `compare` an argument
+compared with a number without a type check (a TypeError on a list or a set)."""
+
+from __future__ import annotations
+
+from domain.decider import Event, to_all
+from tests.support import sealed_bid
+
+
+def __getattr__(name: str):
+    return getattr(sealed_bid, name)
+
+
+def decide(state, command):
+    mine = (command.actor,)
+    if command.name == "twice":
+        return [Event("Noted", {"n": 1}, audience=mine), Event("Noted", {"n": 2}, audience=mine)]
+    if command.name == "apart":
+        return [Event("Noted", {"n": 1}, audience=mine), to_all("Shown"),
+                Event("Noted", {"n": 2}, audience=mine)]
+    if command.name == "compare":
+        return [to_all("Compared", big=command.args.get("x") > 3)]
+    if command.name == "reserved":
+        return [to_all("MatchEnded")]
+    return sealed_bid.decide(state, command)
