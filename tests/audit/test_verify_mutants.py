@@ -1,0 +1,154 @@
+"""verify: the cases mutation testing found untested, each worked out from docs/audit.md
+("`arbiter verify`", its report and its failure codes) on the story of tests/audit/test_bundle.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from audit import keys
+from audit.bundle import CHECKPOINT, ENTRY, FULL, HEADER, OPENED, OPENING, PUBLIC, kind_of, line
+from audit.errors import AuditError
+from audit.notes import parse_verifier_key
+from tests.audit.test_bundle import (
+    PLAYERS,
+    SIGNER,
+    STORY,
+    bundle_of,
+    memory_app,
+    play,
+    played_story,
+    start,
+    verified,
+)
+
+story_fixture = pytest.fixture(played_story, scope="module", name="story")
+
+
+def values(data: bytes) -> list[dict]:
+    return [json.loads(raw) for raw in data.splitlines()]
+
+
+def failure(data: bytes, **kwargs) -> tuple[str, int | None]:
+    with pytest.raises(AuditError) as caught:
+        verified(data, **kwargs)
+    return caught.value.code, caught.value.seq
+
+
+def test_the_report_of_a_full_and_a_public_bundle_line_by_line(story):
+    """The report docs/audit.md shows, each finding's name padded to twelve columns."""
+    for kind in (FULL, PUBLIC):
+        data = bundle_of(story, kind)
+        lines = values(data)
+        entries = [v for v in lines if kind_of(v) == ENTRY]
+        parts = sum(len(v[OPENING]["parts"]) for v in lines if kind_of(v) == OPENING)
+        results = next(e["public"]["results"] for e in entries if e["kind"] == "MatchEnded")
+        ranks = ", ".join(f"{p} {r}" for p, r in results["ranks"].items())
+        n = len(entries)
+        seed = "revealed at the end: it matches its commitment and re-derives the match seed"
+        expected = [
+            f"{kind} bundle of match m1: sealed_bid (sealed_bid/1), season spring, 3 players",
+            f"entries      {n}: every line canonical, every hash and chain link holds"]
+        if kind == FULL:
+            expected += [f"openings     {parts} sealed parts open to their commitments with the "
+                         "salts the salt key derives",
+                         f"seed         the header's host seed matches its commitment; {seed}"]
+        else:
+            expected += [f"seed         {seed}"]
+        expected += [
+            f"checkpoints  3, each extending the one before; the last (round 2) covers {n} of "
+            f"{n} entries",
+            f"signed by    {SIGNER.verifier_key()} (named by the header: pass --key to pin the key"
+            " the host published)"]
+        if kind == FULL:
+            expected += [f"rules        re-ran every command: all {n} entries and 3 signed state "
+                         "roots reproduced"]
+        expected += [f"outcome      {results['outcome']}; ranks {ranks}", "verified"]
+        assert verified(data).report() == expected
+
+
+def test_a_pinned_key_and_a_key_source_are_named_in_the_report(story):
+    data = bundle_of(story, PUBLIC)
+    pinned = verified(data, key=parse_verifier_key(SIGNER.verifier_key()))
+    assert f"signed by    {SIGNER.verifier_key()} (pinned with --key)" in pinned.report()
+    pinned.key_source = "remembered for this origin"
+    assert f"signed by    {SIGNER.verifier_key()} (remembered for this origin)" in \
+        pinned.report()
+
+
+def test_a_match_under_way_has_no_outcome_and_no_seed_yet():
+    app = memory_app()
+    play(app, STORY[:5])  # round 1 is under way
+    report = verified(bundle_of(app, PUBLIC)).report()
+    assert "seed         not revealed yet" in report
+    assert "outcome      the match has not ended" in report
+    full = verified(bundle_of(app, FULL)).report()
+    assert "seed         the header's host seed matches its commitment; not revealed yet" in full
+    app.close()
+
+
+def test_an_unsigned_match_says_so_and_a_weak_seed_is_named():
+    app = memory_app(signer=None)
+    app.create_season("s")
+    for player in PLAYERS:
+        app.register("s", player)
+    app.create_match(match_id="w", season="s", game="sealed_bid", setup={"players": PLAYERS},
+                     host_seed="tiny", salt_key="cd" * 32, allow_weak_seed=True, unsigned=True)
+    report = verified(bundle_of(app, PUBLIC, match_id="w", signer=None)).report()
+    assert "checkpoints  none: the host created this match unsigned (its genesis entry says so):" \
+        " nothing in this bundle is signed" in report
+    assert "seed         not revealed yet (a weak seed, under 128 bits: the host allowed it)" in \
+        report
+    app.close()
+
+
+def test_a_signed_match_without_checkpoints_yet_says_nothing_is_signed():
+    app = memory_app()
+    start(app)  # round 0 has not closed: no checkpoint yet
+    report = verified(bundle_of(app, PUBLIC)).report()
+    assert "checkpoints  none: nothing in this bundle is signed" in report
+    app.close()
+
+
+def test_a_stranger_key_pinned_is_refused_even_when_the_header_names_the_right_one(story):
+    stranger = parse_verifier_key(keys.generate("host.example").verifier_key())
+    assert failure(bundle_of(story, PUBLIC), key=stranger)[0] == "unsigned_checkpoint"
+
+
+def test_an_empty_bundle_and_a_first_line_that_is_no_header():
+    assert failure(b"")[0] == "malformed_header"
+    assert failure(line({"checkpoint": {}}).encode())[0] == "malformed_header"
+
+
+def test_each_kind_of_line_out_of_place(story):
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    header = lines[0]
+    assert failure(b"".join([*lines[:3], header, *lines[3:]]))[0] == "unexpected_line"
+    assert failure(b"".join([*lines[:3], line({"what": 1}).encode(), *lines[3:]]))[0] == \
+        "malformed_line"
+    opened = next(raw for raw in lines if kind_of(json.loads(raw)) == OPENED)
+    assert failure(b"".join([*lines[:3], opened, *lines[3:]]))[0] == "unexpected_line"
+
+
+def test_a_checkpoint_line_of_the_wrong_shape(story):
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    index = next(i for i, raw in enumerate(lines) if kind_of(json.loads(raw)) == CHECKPOINT)
+    value = json.loads(lines[index])[CHECKPOINT]
+    for bad in ({**value, "extra": 1}, {"note": value["note"]}, {**value, "note": 5},
+                {**value, "consistency": "none"}, "a note"):
+        forged = [*lines[:index], line({CHECKPOINT: bad}).encode(), *lines[index + 1:]]
+        assert failure(b"".join(forged))[0] == "malformed_checkpoint"
+
+
+def test_a_header_not_in_its_one_spelling(story):
+    data = bundle_of(story, PUBLIC)
+    lines = data.splitlines(keepends=True)
+    header = json.loads(lines[0])
+    name, key_hash, rest = header[HEADER]["host_key"].split("+", 2)
+    header[HEADER]["host_key"] = f"{name}+{key_hash.upper()}+{rest}"
+    assert key_hash != key_hash.upper()
+    assert failure(b"".join([line(header).encode(), *lines[1:]]))[0] == "malformed_header"
+    header[HEADER]["host_key"] = "not a key"
+    assert failure(b"".join([line(header).encode(), *lines[1:]]))[0] == "malformed_header"
