@@ -12,6 +12,7 @@ from audit import keys
 from audit.bundle import CHECKPOINT, ENTRY, FULL, HEADER, OPENED, OPENING, PUBLIC, kind_of, line
 from audit.errors import AuditError
 from audit.notes import parse_verifier_key
+from domain.envelope import entry_hash
 from tests.audit.test_bundle import (
     PLAYERS,
     SIGNER,
@@ -152,3 +153,95 @@ def test_a_header_not_in_its_one_spelling(story):
     assert failure(b"".join([line(header).encode(), *lines[1:]]))[0] == "malformed_header"
     header[HEADER]["host_key"] = "not a key"
     assert failure(b"".join([line(header).encode(), *lines[1:]]))[0] == "malformed_header"
+
+
+# -- one entry edited and hashed again: the check that names it is the one under test --------
+
+def rehashed(data: bytes, seq: int, edit) -> bytes:
+    """The bundle with entry `seq` edited and its hash recomputed (the chain after it breaks,
+    but only after the entry itself was checked)."""
+    lines = data.splitlines(keepends=True)
+    index = next(i for i, raw in enumerate(lines)
+                 if kind_of(v := json.loads(raw)) == ENTRY and v["seq"] == seq)
+    entry = json.loads(lines[index])
+    edit(entry)
+    entry["hash"] = entry_hash({k: v for k, v in entry.items() if k != "hash"})
+    return b"".join([*lines[:index], line(entry).encode(), *lines[index + 1:]])
+
+
+@pytest.mark.parametrize("seq, edit", [
+    (7, lambda e: e.update(v=2)),                                  # another envelope version
+    (7, lambda e: e.update(match="m2")),                           # another match's entry
+    (7, lambda e: e.update(round="0")),                            # a round that is no integer
+    (7, lambda e: e.update(seals="none")),                         # seals that are no list
+    (7, lambda e: e.update(seals=[e["seals"][0].upper()])),        # not lower-case hex
+    (7, lambda e: e.update(seals=[e["seals"][0][:63]])),           # not 64 digits
+    (7, lambda e: e.update(seals=[7])),
+    (7, lambda e: e.update(seals=[])),                             # a public command carries one
+    (8, lambda e: e.update(seals=["0" * 64])),                     # a public fact none
+    (9, lambda e: e.update(seals=e["seals"][:1])),                 # a sealed entry two
+    (9, lambda e: e.update(actor="host")),                         # sealed: shows nothing
+    (9, lambda e: e.update(at="2026-11-21T20:02:00Z")),
+    (9, lambda e: e.update(public={})),
+    (9, lambda e: e.update(postings=[])),
+    (8, lambda e: e.update(kind=5)),                               # public: kind, actor texts
+    (8, lambda e: e.update(actor=None)),
+    (8, lambda e: e.update(at=5)),
+    (8, lambda e: e.update(public=[])),
+    (8, lambda e: e.update(postings=None)),
+    (8, lambda e: e.update(postings=[{"player": "ann", "asset": "garnets", "amount": "1",
+                                      "reason": "r"}])),
+    (8, lambda e: e.update(postings=[{"player": "ann", "asset": "garnets", "amount": 1}])),
+    (8, lambda e: e.update(postings=[{"player": 1, "asset": "garnets", "amount": 1,
+                                      "reason": "r"}])),
+    (8, lambda e: e.update(postings=[{"player": "ann", "asset": 1, "amount": 1,
+                                      "reason": "r"}])),
+    (8, lambda e: e.update(postings=[{"player": "ann", "asset": "garnets", "amount": 1,
+                                      "reason": None}])),
+    (8, lambda e: e.update(postings=["ann"])),
+    (8, lambda e: e.pop("postings")),                              # not the envelope's fields
+])
+def test_an_entry_of_the_wrong_envelope_is_malformed(story, seq, edit):
+    # Entry 7 is the host's public open_match, 8 the public MatchOpened, 9 a sealed fact.
+    assert failure(rehashed(bundle_of(story, PUBLIC), seq, edit)) == ("malformed_entry", seq)
+
+
+def test_a_public_fact_may_carry_no_time_and_well_formed_postings(story):
+    data = rehashed(bundle_of(story, PUBLIC), 35, lambda e: e.update(at=None, postings=[
+        {"player": "ann", "asset": "garnets", "amount": -1, "reason": "r"}]))
+    assert failure(data)[0] == "root_mismatch"  # the envelope passed; the signed root did not
+
+
+def test_a_hash_that_is_no_text_or_a_seq_that_is_no_integer(story):
+    data = bundle_of(story, PUBLIC)
+    lines = data.splitlines(keepends=True)
+    entry = json.loads(lines[1])
+    numbered = {**entry, "hash": 5}
+    assert failure(b"".join([lines[0], line(numbered).encode(), *lines[2:]])) == ("bad_hash", 1)
+    assert failure(rehashed(data, 1, lambda e: e.update(seq=True))) == ("bad_seq", 1)
+
+
+def test_the_genesis_entry_must_be_the_match_created_in_round_0(story):
+    data = bundle_of(story, PUBLIC)
+    assert failure(rehashed(data, 1, lambda e: e.update(kind="MatchMade"))) == \
+        ("header_mismatch", 1)
+    assert failure(rehashed(data, 1, lambda e: e.update(round=1))) == ("header_mismatch", 1)
+
+
+def test_an_entry_in_the_round_a_checkpoint_closed(story):
+    # Entry 11 opens round 1 after the checkpoint of round 0: moved back into round 0.
+    data = rehashed(bundle_of(story, PUBLIC), 11, lambda e: e.update(round=0))
+    assert failure(data) == ("bad_round", 11)
+
+
+@pytest.mark.parametrize("edit", [
+    lambda d: d.update(host_seed=5),                                # no text
+    lambda d: d.update(host_seed="t" * 40),                         # not the committed one
+    lambda d: d.update(contributions={}),                           # not the logged ones
+    lambda d: d.update(contributions={"bob": "bob's luck", "cy": "x"}),
+    lambda d: d.update(seed="0" * 64),                              # does not re-derive
+    lambda d: d.pop("seed"),
+])
+def test_a_revealed_seed_that_does_not_hold(story, edit):
+    data = rehashed(bundle_of(story, PUBLIC), 35, lambda e: edit(e["public"]))
+    assert failure(data) == ("seed_mismatch", 35)
