@@ -245,3 +245,110 @@ def test_an_entry_in_the_round_a_checkpoint_closed(story):
 def test_a_revealed_seed_that_does_not_hold(story, edit):
     data = rehashed(bundle_of(story, PUBLIC), 35, lambda e: edit(e["public"]))
     assert failure(data) == ("seed_mismatch", 35)
+
+
+# -- seals opened in public: entry 33 opens the secret drawn at entry 9 ----------------------
+
+def opened_line(data: bytes, edit) -> bytes:
+    """The bundle with the proof line after the SealOpened entry edited."""
+    lines = data.splitlines(keepends=True)
+    index = next(i for i, raw in enumerate(lines) if kind_of(json.loads(raw)) == OPENED)
+    value = json.loads(lines[index])[OPENED]
+    edited = edit(value)
+    return b"".join([*lines[:index], line({OPENED: value if edited is None else edited})
+                     .encode(), *lines[index + 1:]])
+
+
+@pytest.mark.parametrize("edit", [
+    lambda o: o.update(extra=1),
+    lambda o: o.pop("proof"),
+    lambda o: o.update(seq=8),                                  # not the seq the claim names
+    lambda o: o.update(entry="entry 9"),
+    lambda o: o.update(proof="none"),
+    lambda o: "a proof",
+    lambda o: o.update(proof=o["proof"][1:]),                   # a sibling hash missing
+    lambda o: o.update(proof=[*o["proof"][:-1], "0" * 44]),     # not a base64 hash
+    lambda o: o["entry"].update(round=1),                       # not the entry as hashed
+    lambda o: o["entry"].update(seq=8),
+])
+def test_a_seal_proof_line_that_does_not_hold(story, edit):
+    assert failure(opened_line(bundle_of(story, PUBLIC), edit)) == ("bad_seal_opening", 33)
+
+
+@pytest.mark.parametrize("edit", [
+    lambda c: c.update(extra=1),
+    lambda c: c.pop("salt"),
+    lambda c: c.update(seq="9"),
+    lambda c: c.update(index="0"),
+    lambda c: c.update(salt=5),
+    lambda c: c.update(salt=c["salt"].upper()),
+    lambda c: c.update(salt=c["salt"][:62]),
+    lambda c: c.update(index=1),                                 # the padding part's seal
+    lambda c: c.update(index=2),                                 # no such seal
+    lambda c: c.update(index=-1),
+    lambda c: c["part"]["data"].update(secret=c["part"]["data"]["secret"] + 1),
+    lambda c: c["part"].update(audience=["ann", 5]),             # a part of the wrong shape
+])
+def test_a_seal_opened_that_does_not_open_its_seal(story, edit):
+    data = rehashed(bundle_of(story, PUBLIC), 33, lambda e: edit(e["public"]))
+    assert failure(data) == ("bad_seal_opening", 33)
+
+
+def test_seal_opened_names_an_earlier_entry_only(story):
+    for seq in (0, 33, 34):
+        def claim(e, seq=seq):
+            e["public"]["seq"] = seq
+        data = opened_line(rehashed(bundle_of(story, PUBLIC), 33, claim),
+                           lambda o, seq=seq: o.update(seq=seq))
+        assert failure(data) == ("bad_seal_opening", 33)
+
+
+def test_a_bundle_that_ends_right_after_a_seal_opened(story):
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    index = next(i for i, raw in enumerate(lines) if kind_of(json.loads(raw)) == OPENED)
+    header = json.loads(lines[0])
+    header[HEADER]["entries"] = 33
+    cut = b"".join([line(header).encode(), *lines[1:index]])
+    assert failure(cut) == ("missing_seal_proof", 33)
+    header[HEADER]["entries"] = 34  # entry 34 is missing too: cut, naming the first lost
+    assert failure(b"".join([line(header).encode(), *lines[1:index]])) == ("truncated", 34)
+
+
+# -- openings of a full bundle ---------------------------------------------------------------
+
+def opening_of(data: bytes, seq: int, edit) -> bytes:
+    lines = data.splitlines(keepends=True)
+    index = next(i for i, raw in enumerate(lines) if kind_of(v := json.loads(raw)) == OPENING
+                 and v[OPENING]["seq"] == seq)
+    value = json.loads(lines[index])[OPENING]
+    edited = edit(value)
+    return b"".join([*lines[:index], line({OPENING: value if edited is None else edited})
+                     .encode(), *lines[index + 1:]])
+
+
+@pytest.mark.parametrize("edit, code", [
+    (lambda o: o.update(extra=1), "missing_opening"),
+    (lambda o: o.pop("salts"), "missing_opening"),
+    (lambda o: o.update(seq=10), "missing_opening"),
+    (lambda o: [o], "missing_opening"),
+    (lambda o: o.update(parts=o["parts"][:1]), "bad_opening"),
+    (lambda o: o.update(salts=o["salts"][:1]), "bad_opening"),
+    (lambda o: o.update(parts=o["parts"][:1], salts=o["salts"][:1]), "bad_opening"),
+    (lambda o: o.update(parts="parts"), "bad_opening"),
+    (lambda o: o.update(salts="salts"), "bad_opening"),
+    (lambda o: o["salts"].reverse(), "bad_salt"),
+])
+def test_an_opening_of_the_wrong_shape(story, edit, code):
+    assert failure(opening_of(bundle_of(story, FULL), 9, edit)) == (code, 9)
+
+
+def test_a_bundle_that_ends_before_an_opening(story):
+    lines = bundle_of(story, FULL).splitlines(keepends=True)
+    index = next(i for i, raw in enumerate(lines) if kind_of(v := json.loads(raw)) == OPENING
+                 and v[OPENING]["seq"] == 9)
+    header = json.loads(lines[0])
+    header[HEADER]["entries"] = 9
+    with pytest.raises(AuditError) as caught:
+        verified(b"".join([line(header).encode(), *lines[1:index]]))
+    assert (caught.value.code, caught.value.seq) == ("truncated", 9)
+    assert "(and before an opening)" in caught.value.message
