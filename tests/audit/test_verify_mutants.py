@@ -4,14 +4,18 @@
 
 from __future__ import annotations
 
+import base64
 import json
 
 import pytest
 
 from audit import keys
 from audit.bundle import CHECKPOINT, ENTRY, FULL, HEADER, OPENED, OPENING, PUBLIC, kind_of, line
+from audit.checkpoints import leaves
 from audit.errors import AuditError
-from audit.notes import parse_verifier_key
+from audit.merkle import consistency_proof, root
+from audit.notes import checkpoint_body, parse_checkpoint, parse_note, parse_verifier_key
+from audit.signing import extensions, parse_extensions
 from domain.envelope import entry_hash
 from tests.audit.test_bundle import (
     PLAYERS,
@@ -352,3 +356,92 @@ def test_a_bundle_that_ends_before_an_opening(story):
         verified(b"".join([line(header).encode(), *lines[1:index]]))
     assert (caught.value.code, caught.value.seq) == ("truncated", 9)
     assert "(and before an opening)" in caught.value.message
+
+
+# -- checkpoints: round 0 closes at entry 10, round 1 at 19, round 2 (the end) at 35 ---------
+
+def with_checkpoint(data: bytes, number: int, note: str | None = None,
+                    consistency: list | None = None) -> bytes:
+    """The bundle with checkpoint `number` given another note or consistency proof."""
+    lines = data.splitlines(keepends=True)
+    index = [i for i, raw in enumerate(lines) if kind_of(json.loads(raw)) == CHECKPOINT][number]
+    value = json.loads(lines[index])[CHECKPOINT]
+    value = {"note": value["note"] if note is None else note,
+             "consistency": value["consistency"] if consistency is None else consistency}
+    return b"".join([*lines[:index], line({CHECKPOINT: value}).encode(), *lines[index + 1:]])
+
+
+def resigned(story, number: int, *, origin_of: str = "arbiter/match/m1", round_by: int = 0):
+    text = parse_note(story.checkpoints("m1").notes[number]["note"]).text
+    cp = parse_checkpoint(text)
+    close = parse_extensions(cp.extensions)
+    return SIGNER.sign_note(checkpoint_body(origin_of, cp.size, cp.root,
+                                            extensions(close.round + round_by, close.state_root)))
+
+
+def test_a_checkpoint_of_another_log_or_closing_another_round(story):
+    data = bundle_of(story, PUBLIC)
+    assert failure(with_checkpoint(data, 1, resigned(story, 1, origin_of="arbiter/match/m2"))) \
+        == ("wrong_origin", 19)
+    assert failure(with_checkpoint(data, 1, resigned(story, 1, round_by=1))) == ("bad_round", 19)
+    assert failure(with_checkpoint(data, 1, resigned(story, 1, round_by=-1))) == \
+        ("bad_round", 19)
+    assert verified(with_checkpoint(data, 1, resigned(story, 1))).entries == 35  # re-signed alike
+
+
+def test_a_signature_in_another_spelling_of_its_bytes(story):
+    note = story.checkpoints("m1").notes[0]["note"]
+    text, signature_line = note.rstrip("\n").rsplit("\n", 1)
+    b64 = signature_line.rsplit(" ", 1)[1]
+    assert b64.endswith("=") and not b64.endswith("==")  # 68 bytes: two spare bits at the end
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    other = b64[:-2] + alphabet[alphabet.index(b64[-2]) ^ 1] + "="
+    assert base64.b64decode(other) == base64.b64decode(b64)
+    respelled = f"{text}\n{signature_line.rsplit(' ', 1)[0]} {other}\n"
+    assert failure(with_checkpoint(bundle_of(story, PUBLIC), 0, respelled)) == \
+        ("malformed_checkpoint", 10)
+
+
+def test_a_signed_match_whose_header_names_no_key_needs_one(story):
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header[HEADER]["host_key"] = None
+    data = b"".join([line(header).encode(), *lines[1:]])
+    assert failure(data) == ("no_host_key", 10)
+    assert verified(data, key=parse_verifier_key(SIGNER.verifier_key())).entries == 35
+
+
+@pytest.mark.parametrize("proof", [
+    ["not base64"], [base64.b64encode(bytes(31)).decode()], [5],
+])
+def test_a_consistency_hash_that_cannot_be_read(story, proof):
+    assert failure(with_checkpoint(bundle_of(story, PUBLIC), 1, consistency=proof)) == \
+        ("malformed_checkpoint", 19)
+
+
+def test_the_first_checkpoint_has_no_consistency_proof(story):
+    data = with_checkpoint(bundle_of(story, PUBLIC), 0,
+                           consistency=[base64.b64encode(bytes(32)).decode()])
+    assert failure(data) == ("inconsistent_checkpoints", 10)
+
+
+def test_a_checkpoint_inside_a_command_or_before_the_setup(story):
+    """Signed by the host at a size the log holds, right after that entry: in a full bundle the
+    re-run shows the command at entry 11 (ann's bid) is not done until entry 12."""
+    entries = [r["entry"] for r in story.match("m1").records]
+    lines = bundle_of(story, FULL).splitlines(keepends=True)
+    for size, after_kind in ((11, OPENING), (1, ENTRY)):
+        state = "0" * 64
+        note = SIGNER.sign_note(checkpoint_body("arbiter/match/m1", size,
+                                                root(leaves(entries[:size])),
+                                                extensions(0 if size == 1 else 1, state)))
+        index = next(i for i, raw in enumerate(lines)
+                     if kind_of(v := json.loads(raw)) == after_kind
+                     and (v[OPENING]["seq"] if after_kind == OPENING else v["seq"]) == size)
+        consistency = [] if size == 1 else None
+        if consistency is None:
+            consistency = [base64.b64encode(h).decode()
+                           for h in consistency_proof(10, leaves(entries[:size]))]
+        inserted = line({CHECKPOINT: {"note": note, "consistency": consistency}}).encode()
+        data = b"".join([*lines[:index + 1], inserted, *lines[index + 1:]])
+        assert failure(data) == ("checkpoint_misplaced", size)
