@@ -27,9 +27,13 @@ def bid():
 
 
 def code_of(call, *args, **kwargs) -> str:
+    return failure(call, *args, **kwargs)[0]
+
+
+def failure(call, *args, **kwargs) -> tuple[str, int | None]:
     with pytest.raises(AuditError) as caught:
         call(*args, **kwargs)
-    return caught.value.code
+    return caught.value.code, caught.value.seq
 
 
 def changed(receipt: dict, change) -> dict:
@@ -130,13 +134,13 @@ def test_a_proof_under_another_logs_checkpoint_is_the_wrong_origin(bid):
     other = app.checkpoints("m2").notes[-1]["note"]
     lines, _ = proof_lines(bid)
     text = "\n".join(lines) + "\n\n" + other
-    assert code_of(verify_proof, receipt, text, KEY) == "wrong_origin"
+    assert failure(verify_proof, receipt, text, KEY) == ("wrong_origin", receipt["seq"])
 
 
 def test_a_checkpoint_that_cannot_be_read_is_malformed(bid):
     _, receipt, bundle = bid
-    assert code_of(verify_proof, receipt, tlog_proof(6, [], "no note\n"), KEY) == \
-        "malformed_checkpoint"
+    assert failure(verify_proof, receipt, tlog_proof(6, [], "no note\n"), KEY) == \
+        ("malformed_checkpoint", receipt["seq"])
     assert code_of(prove, receipt, io.BytesIO(bundle), note="no note\n") == \
         "malformed_checkpoint"
 
