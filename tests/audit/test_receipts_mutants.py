@@ -10,8 +10,10 @@ import json
 
 import pytest
 
+from audit import keys
 from audit.bundle import PUBLIC
 from audit.errors import AuditError
+from audit.notes import parse_verifier_key
 from audit.receipts import opened_parts, prove, tlog_proof, verify_proof
 from tests.audit.test_bundle import bundle_of, memory_app, start
 from tests.audit.test_receipts import KEY, bob_bids
@@ -153,18 +155,6 @@ def test_a_bundle_of_another_match_does_not_prove_the_receipt(bid):
         "receipt_mismatch"
 
 
-def test_the_bundle_of_an_unsigned_match_has_no_key_to_prove_with():
-    app = memory_app(signer=None)
-    start(app, match_id="u", unsigned=True)
-    app.submit("u", "host", "open_match")
-    receipt = json.loads(json.dumps(app.submit("u", "bob", "bid", {"amount": 4})
-                                    .receipt.as_dict()))
-    app.submit("u", "host", "close_round")
-    bundle = bundle_of(app, PUBLIC, match_id="u", signer=None)
-    assert code_of(prove, receipt, io.BytesIO(bundle)) == "no_host_key"
-    app.close()
-
-
 def test_a_published_checkpoint_must_cover_the_entry_and_lie_within_the_bundle(bid):
     app, receipt, bundle = bid
     notes = app.checkpoints("m1").notes
@@ -176,3 +166,47 @@ def test_a_published_checkpoint_must_cover_the_entry_and_lie_within_the_bundle(b
     later = app.checkpoints("m1").notes[-1]
     assert later["size"] > json.loads(bundle.splitlines()[0])["header"]["entries"]
     assert code_of(prove, receipt, io.BytesIO(bundle), note=later["note"]) == "not_covered"
+
+
+def test_failures_of_prove_name_the_receipts_seq(bid):
+    app, receipt, bundle = bid
+    seq = receipt["seq"]
+    start(app, match_id="m4")
+    app.submit("m4", "host", "open_match")
+    other = bundle_of(app, PUBLIC, match_id="m4")
+    assert failure(prove, receipt, io.BytesIO(other)) == ("receipt_mismatch", seq)
+    round_0 = next(n for n in app.checkpoints("m1").notes if n["round"] == 0)
+    assert failure(prove, receipt, io.BytesIO(bundle), note=round_0["note"]) == \
+        ("not_covered", seq)
+
+
+def test_a_key_given_to_prove_is_the_one_the_bundle_must_be_signed_by(bid):
+    _, receipt, bundle = bid
+    stranger = parse_verifier_key(keys.generate("host.example").verifier_key())
+    assert code_of(prove, receipt, io.BytesIO(bundle), key=stranger) == "unsigned_checkpoint"
+    assert prove(receipt, io.BytesIO(bundle), key=KEY).signer == KEY
+
+
+def test_a_receipt_for_the_last_entry_a_checkpoint_covers_is_proven_under_it(bid):
+    """A receipt of a public entry opens no part; the entry that ends round 0 is the last one
+    that round's checkpoint covers, so that checkpoint (size == seq) proves it."""
+    app, _, bundle = bid
+    round_0 = next(n for n in app.checkpoints("m1").notes if n["round"] == 0)
+    entry = next(json.loads(raw) for raw in bundle.splitlines()[1:]
+                 if json.loads(raw).get("seq") == round_0["size"])
+    assert entry["seals"] == []
+    receipt = {"match": "m1", "seq": entry["seq"], "hash": entry["hash"], "entry": entry,
+               "salts": {}, "parts": {}}
+    proven = prove(receipt, io.BytesIO(bundle))
+    assert (proven.size, proven.round, proven.opened) == (round_0["size"], 0, {})
+
+
+def test_the_bundle_of_an_unsigned_match_names_the_receipt_when_it_has_no_key():
+    app = memory_app(signer=None)
+    start(app, match_id="u", unsigned=True)
+    app.submit("u", "host", "open_match")
+    receipt = json.loads(json.dumps(app.submit("u", "bob", "bid", {"amount": 4})
+                                    .receipt.as_dict()))
+    bundle = bundle_of(app, PUBLIC, match_id="u", signer=None)
+    assert failure(prove, receipt, io.BytesIO(bundle)) == ("no_host_key", receipt["seq"])
+    app.close()
