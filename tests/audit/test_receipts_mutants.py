@@ -199,6 +199,24 @@ def test_a_receipt_for_the_last_entry_a_checkpoint_covers_is_proven_under_it(bid
                "salts": {}, "parts": {}}
     proven = prove(receipt, io.BytesIO(bundle))
     assert (proven.size, proven.round, proven.opened) == (round_0["size"], 0, {})
+    assert prove(receipt, io.BytesIO(bundle), note=round_0["note"]).size == entry["seq"]
+
+
+def test_a_published_checkpoint_of_the_whole_bundle_proves_and_one_past_it_names_the_seq(bid):
+    app, receipt, bundle = bid
+    entries = json.loads(bundle.splitlines()[0])["header"]["entries"]
+    round_1 = next(n for n in app.checkpoints("m1").notes if n["round"] == 1)
+    assert round_1["size"] == entries  # the bundle was taken when round 1 closed
+    assert prove(receipt, io.BytesIO(bundle), note=round_1["note"]).size == entries
+    assert failure(prove, receipt, io.BytesIO(bundle), note="no note\n") == \
+        ("malformed_checkpoint", receipt["seq"])
+    fresh = memory_app()
+    bob_bids(fresh)
+    late = json.loads(json.dumps(fresh.submit("m1", "cy", "bid", {"amount": 1})
+                                 .receipt.as_dict()))
+    assert failure(prove, late, io.BytesIO(bundle_of(fresh, PUBLIC))) == \
+        ("not_covered", late["seq"])
+    fresh.close()
 
 
 def test_the_bundle_of_an_unsigned_match_names_the_receipt_when_it_has_no_key():
