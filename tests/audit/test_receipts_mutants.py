@@ -60,6 +60,13 @@ def test_the_report_names_the_leaf_the_log_the_round_and_the_signer(bid):
     lambda r: r.update(extra=1),                                  # a field too many
     lambda r: r.update(entry="the entry"),                        # an entry that is no object
     lambda r: r["entry"].pop("seals"),                            # not the envelope's fields
+])
+def test_a_receipt_without_its_entry_is_refused_before_any_seq(bid, change):
+    _, receipt, _ = bid
+    assert failure(opened_parts, changed(receipt, change)) == ("malformed_receipt", None)
+
+
+@pytest.mark.parametrize("change", [
     lambda r: r.update(salts=[r["salts"]["0"]]),                  # salts not an object
     lambda r: r.update(parts=[]),                                 # parts not an object
     lambda r: r["salts"].update({"1": "00" * 32}),                # a salt without its part
@@ -68,9 +75,10 @@ def test_the_report_names_the_leaf_the_log_the_round_and_the_signer(bid):
     lambda r: (r["salts"].update({"-1": "00" * 32}), r["parts"].update({"-1": {}})),
     lambda r: r["salts"].update({"0": 7}),                        # a salt that is no text
 ])
-def test_a_malformed_receipt_is_refused(bid, change):
+def test_a_malformed_receipt_is_refused_naming_its_seq(bid, change):
     _, receipt, _ = bid
-    assert code_of(opened_parts, changed(receipt, change)) == "malformed_receipt"
+    assert failure(opened_parts, changed(receipt, change)) == ("malformed_receipt",
+                                                                receipt["seq"])
 
 
 def test_a_receipt_that_is_no_object_is_refused():
@@ -80,7 +88,7 @@ def test_a_receipt_that_is_no_object_is_refused():
 def test_a_part_that_cannot_be_hashed_does_not_open(bid):
     _, receipt, _ = bid
     floated = changed(receipt, lambda r: r["parts"]["0"]["data"]["args"].update(amount=0.5))
-    assert code_of(opened_parts, floated) == "bad_opening"
+    assert failure(opened_parts, floated) == ("bad_opening", receipt["seq"])
 
 
 def test_a_part_other_than_the_first_is_opened_by_its_own_index(bid):
