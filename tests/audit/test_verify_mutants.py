@@ -445,3 +445,8 @@ def test_a_checkpoint_inside_a_command_or_before_the_setup(story):
         inserted = line({CHECKPOINT: {"note": note, "consistency": consistency}}).encode()
         data = b"".join([*lines[:index + 1], inserted, *lines[index + 1:]])
         assert failure(data) == ("checkpoint_misplaced", size)
+
+
+def test_a_note_that_cannot_be_read_is_a_malformed_checkpoint(story):
+    data = with_checkpoint(bundle_of(story, PUBLIC), 0, "no note\n")
+    assert failure(data) == ("malformed_checkpoint", 10)
