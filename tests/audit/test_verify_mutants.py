@@ -450,3 +450,9 @@ def test_a_checkpoint_inside_a_command_or_before_the_setup(story):
 def test_a_note_that_cannot_be_read_is_a_malformed_checkpoint(story):
     data = with_checkpoint(bundle_of(story, PUBLIC), 0, "no note\n")
     assert failure(data) == ("malformed_checkpoint", 10)
+
+
+def test_results_without_ranks_report_the_outcome_alone(story):
+    audit = verified(bundle_of(story, PUBLIC))
+    audit.results = {"outcome": "abandoned"}
+    assert "outcome      abandoned; ranks " in audit.report()
