@@ -1,0 +1,42 @@
+"""Settlement details that other tests leave unread (issue 16, mutation testing), worked out
+from rulebook §8 (MG-R25, MG-R29, MG-R30) on the STAIRS houses of test_mg_settlement: gold
+from houses p1 6, p2 5, p3 5, p4 4, p5 4, p6 3, p7 3, p8 3, p9 2, p10 1; the tax is 2."""
+
+from __future__ import annotations
+
+from tests.games.merchants_guild.mg_harness import houses
+from tests.games.merchants_guild.test_mg_settlement import STAIRS, column, settled, tols
+
+
+def test_each_gold_row_names_the_players_three_houses():
+    rows = column(settled(STAIRS), "houses")
+    assert rows["p1"] == ["red", "green", "blue"]
+    assert rows["p10"] == ["blue", "black", "white"]
+
+
+def test_exactly_the_tax_is_paid_in_full_even_when_the_insolvent_keep_their_gold():
+    """p9 holds 2, exactly the tax: a payer, so the take_none variant does not apply."""
+    match = settled(STAIRS, insolvent_tax="take_none")
+    assert column(match, "paid_tax")["p9"] is True
+    assert column(match, "tax_taken")["p9"] == 2
+    assert column(match, "gold_after_tax")["p9"] == 0
+
+
+def test_shared_most_gold_tols_give_the_reason_most_gold():
+    """red and green (2,2,2) share rank 1: p1-p3 hold 7, the most; one ToL each."""
+    match = settled(houses(red=(2, 2, 2), green=(2, 2, 2)))
+    awards = [e.data for e in match.all("ToLAwarded")]
+    assert awards == [
+        {"player": "p1", "count": 1, "reason": "most_gold"},
+        {"player": "p2", "count": 1, "reason": "most_gold"},
+        {"player": "p3", "count": 1, "reason": "most_gold"},
+    ]
+
+
+def test_a_player_who_voted_for_no_passed_bill_has_a_pass_count_of_zero():
+    """Only p4 ever voted for a passed bill (once): 1 is the highest count and p4 alone holds
+    it; everyone else has 0."""
+    match = settled(STAIRS, pass_counts={"p4": 1})
+    assert tols(match) == {"p1": 2, "p4": 1}
+    bills = match.last("ToLAwarded").data
+    assert bills == {"player": "p4", "count": 1, "reason": "bills", "pass_count": 1}
