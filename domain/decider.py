@@ -124,7 +124,7 @@ class CommandSpec:
     label: str = ""
 
 
-def fold_summary(game: Any, events: Sequence[Event], viewer: str) -> dict[str, Any]:
+def fold_summary(game: Game, events: Sequence[Event], viewer: str) -> dict[str, Any]:
     """A game's summary of `events`: start, then one step per event (the projections keep the
     view and take the steps as entries arrive)."""
     view = game.summary_start(viewer)

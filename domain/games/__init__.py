@@ -18,7 +18,7 @@ _MODULES = {
 
 def get_game(game_id: str) -> Game:
     try:
-        return import_module(_MODULES[game_id])  # type: ignore[return-value]
+        return import_module(_MODULES[game_id])
     except KeyError:
         known = ", ".join(sorted(_MODULES))
         raise RuleViolation("unknown_game", f"no game {game_id!r}; known: {known}") from None
