@@ -143,6 +143,8 @@ class Game(Protocol):
     GAME_ID: str
     RULES_VERSION: str
     Setup: type[SetupBase]
+    CLOSES: tuple[str, ...]
+    COMMANDS: Mapping[str, CommandSpec]
 
     def initial_state(self, setup: Any, rng: Rng) -> Any: ...
     def decide(self, state: Any, command: Command) -> list[Event]: ...

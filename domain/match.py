@@ -14,7 +14,7 @@ SEALED_RUN sealed entries, then each public fact followed by SEALED_RUN sealed e
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +53,12 @@ BOOKKEEPING = ("set_deadline", "correct")
 class Reading:
     """What readers ask of a match, the live aggregate and a snapshot alike."""
 
+    match_id: str
+    season: str
+    salt_key: str
+    records: Sequence[dict[str, Any]]
+    handled: Mapping[str, list[int]]
+    version: int
     game_id: str
     host_seed: str
     contributions: Mapping[str, str]
