@@ -74,6 +74,11 @@ class Header(BaseModel):
             raise ValueError(f"origin must be PREFIX/match/{self.match}")
         return self
 
+    def secrets(self) -> tuple[str, str]:
+        """A full bundle's host seed and salt key (the validator made sure of both)."""
+        assert self.host_seed is not None and self.salt_key is not None, "a public bundle"
+        return self.host_seed, self.salt_key
+
 
 def origin_of(notes: Sequence[str], match_id: str) -> str:
     """The origin the notes were signed under, or the default one when there are none."""

@@ -81,8 +81,9 @@ class SeasonHeader(BaseModel):
 def kind_of(value: Any) -> str | None:
     if not isinstance(value, dict):
         return None
-    if len(value) == 1 and next(iter(value)) in TAGS:
-        return next(iter(value))
+    tag: str = next(iter(value), "")
+    if len(value) == 1 and tag in TAGS:
+        return tag
     return ENTRY if "hash" in value else None
 
 
