@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from audit.keys import Signer
     from audit.notes import VerifierKey
     from audit.verify import Audit
-    from domain.match import Match
+    from domain.match import Reading
 
 DEFAULT_KEY = "arbiter-host.key"
 KEY_VARIABLE = "ARBITER_HOST_KEY"
@@ -166,7 +166,7 @@ def checkpoint_command(ctx: click.Context, match_id: str, round_: int | None,
         click.echo(note, nl=False)
 
 
-def last_closed_round(match: Match) -> int:
+def last_closed_round(match: Reading) -> int:
     """Every round of an ended match is closed; otherwise those before the open one."""
     return match.records[-1]["entry"]["round"] if match.ended else match.round - 1
 

@@ -24,7 +24,7 @@ from domain.errors import RuleViolation
 
 if TYPE_CHECKING:
     from commands.app import Arbiter, Outcome
-    from domain.match import Match
+    from domain.match import Reading
 
 pairs_argument = click.argument("pairs", nargs=-1, metavar="[KEY=VALUE]...")
 receipt_option = click.option(
@@ -359,7 +359,7 @@ def view_command(ctx: click.Context, match_id: str, public: bool, player: str | 
                                                               data["as_of"]["seq"])))
 
 
-def when(match: Match, round_: int | None, entries: int) -> str:
+def when(match: Reading, round_: int | None, entries: int) -> str:
     """When a view stands, in words that agree with the summary under it."""
     if round_ is None:
         if match.ended:

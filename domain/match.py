@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +59,7 @@ class Reading:
     salt_key: str
     records: Sequence[dict[str, Any]]
     handled: Mapping[str, list[int]]
+    voided: AbstractSet[int]
     version: int
     game_id: str
     host_seed: str
