@@ -184,7 +184,7 @@ def match_create(ctx: click.Context, match_id: str, season_name: str, game: str,
     data = {"match": match_id, "game": game, "season": season_name,
             "players": genesis["players"], "seed_commitment": genesis["seed_commitment"],
             "from": from_match, "final": final, "unsigned": unsigned,
-            "host_key": None if unsigned else app.signer.verifier_key()}
+            "host_key": None if unsigned or app.signer is None else app.signer.verifier_key()}
     what = (f"the Death Match from {from_match}" if from_match else
             "the Final Match" if final else "a match")
     render.show(data, as_json, lambda: [
