@@ -8,6 +8,7 @@ come out in the same shape. A command that lost every optimistic retry to other 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from eventsourcing.persistence import IntegrityError
 from fastapi import FastAPI, Request
@@ -31,6 +32,7 @@ class Problem(BaseModel):
     message: str
 
 
+ERRORS: dict[int | str, dict[str, Any]]  # what FastAPI's `responses` takes
 ERRORS = {status: {"model": Problem, "description": text} for status, text in (
     (401, "No token"), (403, "A token, but not one that may do this"),
     (404, "Unknown match, season or player"), (409, "It exists already"),
