@@ -29,7 +29,7 @@ from audit.checkpoints import is_origin_of, leaves, origin
 from audit.errors import AuditError
 from audit.merkle import consistency_proof, inclusion_proof
 from audit.notes import parse_checkpoint, parse_note
-from domain.match import Match, parse_salt_key
+from domain.match import Reading, parse_salt_key
 
 FORMAT = "arbiter-bundle/1"
 PUBLIC, FULL = "public", "full"
@@ -74,6 +74,11 @@ class Header(BaseModel):
             raise ValueError(f"origin must be PREFIX/match/{self.match}")
         return self
 
+    def secrets(self) -> tuple[str, str]:
+        """A full bundle's host seed and salt key (the validator made sure of both)."""
+        assert self.host_seed is not None and self.salt_key is not None, "a public bundle"
+        return self.host_seed, self.salt_key
+
 
 def origin_of(notes: Sequence[str], match_id: str) -> str:
     """The origin the notes were signed under, or the default one when there are none."""
@@ -106,7 +111,7 @@ def opened_proof(entries: list[dict[str, Any]], data: list[bytes], seq: int) -> 
     return {"seq": target, "entry": entries[target - 1], "proof": [b64(h) for h in proof]}
 
 
-def export(match: Match, notes: Sequence[str], kind: str, host_key: str | None,
+def export(match: Reading, notes: Sequence[str], kind: str, host_key: str | None,
            log_origin: str | None = None) -> Iterator[str]:
     """The lines of `match`'s bundle with its signed checkpoint `notes` (oldest first), each
     after the entry at its size with the consistency proof from the one before. The origin is
@@ -138,7 +143,7 @@ def signed_sizes(notes: Sequence[str], version: int, name: str) -> dict[int, str
     return sizes
 
 
-def _lines(match: Match, sizes: dict[int, str], kind: str, host_key: str | None,
+def _lines(match: Reading, sizes: dict[int, str], kind: str, host_key: str | None,
            log_origin: str) -> Iterator[str]:
     entries = [record["entry"] for record in match.records]
     genesis = entries[0]["public"]

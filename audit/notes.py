@@ -171,12 +171,13 @@ def verify_note(note: str | bytes, keys: Iterable[VerifierKey]) -> list[Verifier
     parsed = parse_note(note)
     verified: list[VerifierKey] = []
     for sig in parsed.signatures:
-        key = known.get((sig.name, sig.key_id))
-        if key is None or key in verified:
+        signer = known.get((sig.name, sig.key_id))
+        if signer is None or signer in verified:
             continue
-        if not _signed(key, parsed.text, sig.signature):
-            raise NoteError("bad_signature", f"{key.name}+{key.key_id.hex()} did not sign this")
-        verified.append(key)
+        if not _signed(signer, parsed.text, sig.signature):
+            raise NoteError("bad_signature",
+                            f"{signer.name}+{signer.key_id.hex()} did not sign this")
+        verified.append(signer)
     if not verified:
         raise NoteError("unverified", "no given key signed this note")
     return verified

@@ -162,6 +162,6 @@ def prove(receipt: Any, bundle: Iterable[bytes], key: VerifierKey | None = None,
         if not seq <= size <= audit.entries:
             raise AuditError("not_covered", f"the checkpoint covers {size} entries; the bundle "
                              f"holds {audit.entries}", seq)
-    leaves = [entry_bytes(e) for e in audit.log[:size]]
+    leaves = [entry_bytes(e) for e in audit.kept[:size]]
     proof = tlog_proof(seq - 1, inclusion_proof(seq - 1, leaves), note)
     return verify_proof(receipt, proof, audit.signer)

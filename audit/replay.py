@@ -13,7 +13,7 @@ from typing import Any
 
 from audit.errors import AuditError
 from audit.verify import Audit
-from domain.decider import HOST, PUBLIC
+from domain.decider import HOST, PUBLIC, Game
 from domain.games import get_game
 from domain.match import Match
 from domain.records import may_see, shown
@@ -31,7 +31,7 @@ class PublicLog:
     records: list[dict[str, Any]]
 
     @property
-    def game(self):
+    def game(self) -> Game:
         return get_game(self.game_id)
 
 
@@ -41,7 +41,7 @@ def log_of(audit: Audit) -> Match | PublicLog:
         return audit.match
     records = [{"entry": e, "parts": [] if e["kind"] is not None else [REDACTED],
                 "postings": [], "role": "command" if e["kind"] == "CommandAccepted" else "fact"}
-               for e in audit.log]
+               for e in audit.kept]
     return PublicLog(audit.header.match, audit.header.game, records)
 
 

@@ -36,14 +36,22 @@ class Rerun:
         self.match: Match | None = None
         self._genesis: dict[str, Any] | None = None
 
+    @property
+    def configured(self) -> Match:
+        """The rebuilt match, once entry 2 configured it."""
+        assert self.match is not None, "entry 2 configures the match"
+        return self.match
+
     def step(self, entry: dict[str, Any], parts: list[dict[str, Any]]) -> None:
         seq = entry["seq"]
         if seq == 1:
             self._genesis = entry
             return
         if self.match is None:
-            self._configure(entry, parts)
-            self._compare(self._genesis, [])
+            genesis = self._genesis
+            assert genesis is not None  # entry 1 came first: verify checks every seq
+            self._configure(entry, parts, genesis["at"])
+            self._compare(genesis, [])
         elif seq > self.match.version:
             self._run(entry, parts)
         self._compare(entry, parts)
@@ -55,7 +63,8 @@ class Rerun:
             raise AuditError("rerun_mismatch", f"the rules go on with {_describe(extra)}, "
                              "which the log does not hold", size + 1)
 
-    def _configure(self, entry: dict[str, Any], parts: list[dict[str, Any]]) -> None:
+    def _configure(self, entry: dict[str, Any], parts: list[dict[str, Any]],
+                   at: str | None) -> None:
         head = headline(_record(entry, parts)) if parts else {}
         data = head.get("data")
         if head.get("kind") != "SetupCommitted" or not isinstance(data, dict) or \
@@ -69,8 +78,8 @@ class Rerun:
             self.match = Match.configure(
                 match_id=self.header.match, season=self.header.season,
                 game_id=self.header.game, setup=data["setup"], host_seed=data["host_seed"],
-                salt_key=self.header.salt_key, garnets=data["garnets"],
-                at=self._genesis["at"], allow_weak_seed=bool(self.header.weak_seed),
+                salt_key=self.header.secrets()[1], garnets=data["garnets"],
+                at=at, allow_weak_seed=bool(self.header.weak_seed),
                 unsigned=bool(self.header.unsigned))
         except RuleViolation as error:
             raise AuditError("rerun_refused", f"the rules refuse the setup: {error}", 2) from None
@@ -90,14 +99,14 @@ class Rerun:
                              "the garnets of its context", seq)
         command = Command(sent["name"], head["actor"], sent["args"], context["garnets"])
         try:
-            self.match.handle(command, at=head["at"])
+            self.configured.handle(command, at=head["at"])
         except RuleViolation as error:
             raise AuditError("rerun_refused", f"the rules refuse {command.actor}'s "
                              f"{command.name}: {error.code}: {error.message}", seq) from None
 
     def _compare(self, entry: dict[str, Any], parts: list[dict[str, Any]]) -> None:
         seq = entry["seq"]
-        ours = self.match.records[seq - 1]
+        ours = self.configured.records[seq - 1]
         if ours["entry"]["hash"] != entry["hash"]:
             raise AuditError("rerun_mismatch", f"the rules give {_describe(ours)}, the log "
                              f"holds {_describe(_record(entry, parts))}", seq)

@@ -35,7 +35,7 @@ from audit.canonical import MAX_SAFE_INTEGER, salt
 from audit.checkpoints import is_origin_of, leaves
 from audit.merkle import consistency_proof, inclusion_proof
 from audit.notes import parse_checkpoint, parse_note
-from domain.match import Match, parse_salt_key
+from domain.match import Reading, parse_salt_key
 from domain.season import Season, season_headline
 
 FORMAT = "arbiter-season-bundle/1"
@@ -81,8 +81,9 @@ class SeasonHeader(BaseModel):
 def kind_of(value: Any) -> str | None:
     if not isinstance(value, dict):
         return None
-    if len(value) == 1 and next(iter(value)) in TAGS:
-        return next(iter(value))
+    tag: str = next(iter(value), "")
+    if len(value) == 1 and tag in TAGS:
+        return tag
     return ENTRY if "hash" in value else None
 
 
@@ -100,7 +101,7 @@ def signed_sizes(notes: Sequence[str]) -> list[tuple[str, int]]:
     return [(note, parse_checkpoint(parse_note(note).text).size) for note in notes]
 
 
-def export_season(season: Season, notes: Sequence[str], matches: Mapping[str, Match],
+def export_season(season: Season, notes: Sequence[str], matches: Mapping[str, Reading],
                   match_notes: Mapping[str, Sequence[str]], kind: str,
                   host_key: str | None) -> Iterator[str]:
     """The lines of `season`'s bundle with its signed checkpoint `notes` (oldest first); every
@@ -113,7 +114,7 @@ def export_season(season: Season, notes: Sequence[str], matches: Mapping[str, Ma
     return _season_lines(season, notes, matches, match_notes, kind, host_key)
 
 
-def _season_lines(season: Season, notes: Sequence[str], matches: Mapping[str, Match],
+def _season_lines(season: Season, notes: Sequence[str], matches: Mapping[str, Reading],
                   match_notes: Mapping[str, Sequence[str]], kind: str,
                   host_key: str | None) -> Iterator[str]:
     header: dict[str, Any] = {"format": FORMAT, "kind": kind, "season": season.name,
@@ -153,7 +154,7 @@ def _season_lines(season: Season, notes: Sequence[str], matches: Mapping[str, Ma
             previous = seq
 
 
-def cite(seq: int, match: Match, cited: int, size: int, kind: str) -> dict[str, Any]:
+def cite(seq: int, match: Reading, cited: int, size: int, kind: str) -> dict[str, Any]:
     """The cited line of season entry `seq`: match entry `cited` and its inclusion proof in
     the match's log of `size` entries (its latest signed checkpoint), when that covers it."""
     record = match.records[cited - 1]

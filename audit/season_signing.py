@@ -18,7 +18,7 @@ import hashlib
 import re
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from audit.canonical import canonical, entry_bytes
 from audit.checkpoints import leaves
@@ -46,7 +46,7 @@ class SeasonClose(NamedTuple):
     matches: tuple[MatchMark, ...]
 
 
-def standings_hash(standings: dict) -> str:
+def standings_hash(standings: dict[str, Any]) -> str:
     return hashlib.sha256(STANDINGS_PREFIX + canonical(standings)).hexdigest()
 
 

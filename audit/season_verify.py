@@ -14,7 +14,7 @@ public one re-runs what the public sees, which is every standing but garnets.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from hashlib import sha256
 from itertools import chain
@@ -28,6 +28,7 @@ from audit.canonical import EVENT_PREFIX, commitment, entry_bytes, salt
 from audit.errors import AuditError
 from audit.merkle import TreeBuilder, leaf_hash, verify_consistency, verify_inclusion
 from audit.notes import (
+    Checkpoint,
     NoteError,
     VerifierKey,
     parse_checkpoint,
@@ -79,10 +80,17 @@ class SeasonAudit:
     signed_root: bytes | None = None  # the last checkpoint's Merkle root
     season: Season | None = None
 
+    @property
+    def rebuilt(self) -> Season:
+        """The season its entries rebuilt (verify sets it before it returns)."""
+        if self.season is None:
+            raise AssertionError("not verified yet")
+        return self.season
+
     def title(self) -> str:
         h = self.header
         return (f"{h.kind} bundle of season {h.season} ({h.origin}): "
-                f"{len(self.season.players)} players, {len(h.matches)} matches")
+                f"{len(self.rebuilt.players)} players, {len(h.matches)} matches")
 
     def findings(self) -> list[tuple[str, str]]:
         """What was checked and what it showed, as (what, finding) pairs."""
@@ -116,7 +124,7 @@ class SeasonAudit:
     def standings(self) -> list[dict[str, Any]]:
         """Each player's standing as the bundle's entries recompute it (garnets only from a
         full bundle)."""
-        season = self.season
+        season = self.rebuilt
         rows = []
         for row in public_standings(season)["players"]:
             player = row["player"]
@@ -149,7 +157,8 @@ def verify_season(stream: Iterable[bytes], key: VerifierKey | None = None,
 
 
 def verify_any(stream: Iterable[bytes], key: VerifierKey | None = None,
-               progress=None, seen: Seen | None = None) -> Audit | SeasonAudit:
+               progress: Callable[[int, int], None] | None = None,
+               seen: Seen | None = None) -> Audit | SeasonAudit:
     """A match bundle or a season bundle, told apart by the header's format."""
     lines = iter(stream)
     first = next(lines, b"")
@@ -189,7 +198,21 @@ class _SeasonVerifier:
         except AuditError as error:
             error.line = error.line or self.line or None
             raise
+        return self.started
+
+    @property
+    def started(self) -> SeasonAudit:
+        """The audit the header began: every line after the first has one."""
+        if self.audit is None:
+            raise AssertionError("no header read yet")
         return self.audit
+
+    @property
+    def folded(self) -> Season:
+        """The season its entries rebuild, from entry 1 on."""
+        if self.season is None:
+            raise AssertionError("no entry read yet")
+        return self.season
 
     def _line(self, value: Any) -> None:
         if self.audit is None:
@@ -206,7 +229,7 @@ class _SeasonVerifier:
             self._match_checkpoints(value[MATCH_CHECKPOINTS])
             return
         if kind in (ENTRY, OPENING, CHECKPOINT, CITED) and \
-                len(self.matches) < len(self.audit.header.matches):
+                len(self.matches) < len(self.started.header.matches):
             raise AuditError("unexpected_line", "the matches' checkpoints come first, one line "
                              "per match the header names", self.size or None)
         if kind == ENTRY:
@@ -245,11 +268,11 @@ class _SeasonVerifier:
         self.keys = self.keys or ([signer] if signer else [])
         self.audit = SeasonAudit(header, signer=self.keys[0] if self.keys else None,
                                  pinned=self.trusted is not None)
-        if header.kind == FULL:
+        if header.salt_key is not None:  # a full bundle's (the header's validator)
             self.salt_key = bytes.fromhex(header.salt_key)
 
     def _match_checkpoints(self, m: Any) -> None:
-        names = self.audit.header.matches
+        names = self.started.header.matches
         if self.size or len(self.matches) == len(names):
             raise AuditError("unexpected_line", "match checkpoints after the entries began, or "
                              "for more matches than the header names", self.size or None)
@@ -260,7 +283,7 @@ class _SeasonVerifier:
                              "{match, notes}")
         signed: dict[int, bytes] = {}
         previous: tuple[int, bytes] | None = None
-        origin = match_origin(self.audit.header.prefix, expected)
+        origin = match_origin(self.started.header.prefix, expected)
         for n in m["notes"]:
             if not (isinstance(n, dict) and n.keys() == {"note", "consistency"} and
                     isinstance(n["note"], str) and isinstance(n["consistency"], list)):
@@ -274,10 +297,10 @@ class _SeasonVerifier:
                                  "not extend the one before")
             signed[checkpoint.size] = checkpoint.root
             previous = (checkpoint.size, checkpoint.root)
-        self.audit.match_notes += len(signed)
+        self.started.match_notes += len(signed)
         self.matches[expected] = signed
 
-    def _signed(self, note: str, origin: str, seq: int | None):
+    def _signed(self, note: str, origin: str, seq: int | None) -> Checkpoint:
         """The checkpoint a note signs, once its signature, spelling and origin hold."""
         if not self.keys:
             raise AuditError("no_host_key", "the header names no host key: pass --key", seq)
@@ -310,26 +333,26 @@ class _SeasonVerifier:
                              "entry was dropped, inserted or moved", seq)
         if e["prev"] != self.prev:
             raise AuditError("broken_chain", "prev is not the hash of the entry before", seq)
-        if seq > self.audit.header.entries:
+        if seq > self.started.header.entries:
             raise AuditError("unexpected_line", f"the header announces "
-                             f"{self.audit.header.entries} entries", seq)
+                             f"{self.started.header.entries} entries", seq)
         self._check_envelope(e, seq)
         self.tree.append(entry_bytes(e))
         self.prev, self.size = e["hash"], seq
         if self.seen is not None and seq == self.seen.size:
             check_seen(self.seen, self.tree.root(), seq)
-        if e["kind"] is None and self.audit.header.kind == FULL:
+        if e["kind"] is None and self.started.header.kind == FULL:
             self.pending = e
         else:
             self._rerun(e, [])
 
     def _check_envelope(self, e: dict[str, Any], seq: int) -> None:
         seals = e["seals"]
-        if e["v"] != VERSION or e["season"] != self.audit.header.season or \
+        if e["v"] != VERSION or e["season"] != self.started.header.season or \
                 type(seals) is not list or not all(type(s) is str and len(s) == 64
                                                    for s in seals):
             raise AuditError("malformed_entry", f"needs v {VERSION}, season "
-                             f"{self.audit.header.season!r} and hex commitments", seq)
+                             f"{self.started.header.season!r} and hex commitments", seq)
         if e["kind"] is None:
             shaped = e["actor"] is None and e["at"] is None and e["public"] is None and \
                 len(seals) == 1
@@ -364,7 +387,7 @@ class _SeasonVerifier:
                                  "data}", seq)
             if commitment(bytes.fromhex(given), part) != e["seals"][i]:
                 raise AuditError("bad_opening", f"part {i} does not open its commitment", seq)
-        self.audit.opened += len(parts)
+        self.started.opened += len(parts)
         self.pending = None
         self._rerun(e, parts)
 
@@ -379,26 +402,26 @@ class _SeasonVerifier:
             if seq == 1:
                 self._start(e)
             elif head is None:  # sealed, and this reader may not open it
-                self.season._appended(record=record)
+                self.folded._appended(record=record)
             else:
                 self._decide(head)
         except AuditError:
             raise
         except RuleViolation as error:
-            raise AuditError("rerun_refused", f"the season's rules refuse {head['kind']}: "
+            raise AuditError("rerun_refused", f"the season's rules refuse {head and head['kind']}: "
                              f"{error.code}: {error.message}", seq) from None
         except (KeyError, TypeError, AttributeError, ValueError) as error:
             raise AuditError("malformed_entry", f"{head and head['kind']} with data the rules "
                              f"cannot read: {error}", seq) from None
-        ours = self.season.records[-1]["entry"]
-        if self.season.version != seq or ours["hash"] != e["hash"]:
+        ours = self.folded.records[-1]["entry"]
+        if self.folded.version != seq or ours["hash"] != e["hash"]:
             raise AuditError("rerun_mismatch", f"the season's rules do not give this entry: "
                              f"{head and head['kind']} by {head and head['actor']}", seq)
         if citation(record) is not None and (e["kind"] is not None or parts):
             self.citing = record
 
     def _start(self, e: dict[str, Any]) -> None:
-        h = self.audit.header
+        h = self.started.header
         if e["kind"] != "SeasonStarted":
             raise AuditError("rerun_mismatch", "entry 1 must be SeasonStarted", 1)
         self.season = Season.start(name=h.season, origin_prefix=h.prefix,
@@ -406,7 +429,7 @@ class _SeasonVerifier:
         self.season.garnets_seen = h.kind == FULL
 
     def _decide(self, head: dict[str, Any]) -> None:
-        s, d, at = self.season, head["data"], head["at"]
+        s, d, at = self.folded, head["data"], head["at"]
         kind = head["kind"]
         if kind == "PlayerRegistered":
             s.register(d["player"], at=at)
@@ -442,8 +465,9 @@ class _SeasonVerifier:
             raise AuditError("unexpected_line", "a citation that follows no entry resting on a "
                              "match entry", self.size or None)
         seq = record["entry"]["seq"]
-        head = season_headline(record)
-        match_id, cited = citation(record)
+        head, found = season_headline(record), citation(record)
+        assert head is not None and found is not None  # _rerun waits only for such an entry
+        match_id, cited = found
         if not (isinstance(c, dict) and c.keys() == {"seq", "match", "entry", "proof", "size",
                                                      "opening"}
                 and c["seq"] == seq and c["match"] == match_id and isinstance(c["entry"], dict)
@@ -461,7 +485,7 @@ class _SeasonVerifier:
                              f"{match_id} with its hash", seq)
         self._check_included(c, match_id, cited, seq)
         self._check_cited(head, entry, c["opening"], seq)
-        self.audit.cited += 1
+        self.started.cited += 1
 
     def _check_included(self, c: dict[str, Any], match_id: str, cited: int, seq: int) -> None:
         signed = self.matches.get(match_id, {})
@@ -469,7 +493,7 @@ class _SeasonVerifier:
             if c["proof"] or any(size >= cited for size in signed):
                 raise AuditError("malformed_citation", f"{match_id} has a signed checkpoint "
                                  f"covering entry {cited}: the citation proves it", seq)
-            self.audit.uncovered += 1
+            self.started.uncovered += 1
             return
         proof = [_unb64_hash(h, seq) for h in c["proof"]]
         if c["size"] not in signed or not verify_inclusion(
@@ -487,11 +511,11 @@ class _SeasonVerifier:
             agrees = entry.get("kind") == "MatchCreated" and entry["hash"] == data["genesis"] \
                 and created.get("players") == data["players"] and \
                 created.get("game") == data["game"] and \
-                created.get("season") == self.audit.header.season
+                created.get("season") == self.started.header.season
         elif kind == "Posted":
             agrees = self._postings_of(entry, opening, head, seq) == data["postings"]
         else:
-            found = self.season.matches[data["match"]]
+            found = self.folded.matches[data["match"]]
             agrees = entry.get("kind") in ("MatchEnded", "MatchAbandoned") and \
                 isinstance(entry.get("public"), dict) and \
                 ending(found["game"], found["players"], entry["kind"], entry["public"]) == \
@@ -530,11 +554,11 @@ class _SeasonVerifier:
                 not isinstance(c["note"], str) or not isinstance(c["consistency"], list):
             raise AuditError("malformed_checkpoint", "a checkpoint line is {note, consistency}",
                              seq)
-        announced = self.audit.header.checkpoints
-        if announced is not None and len(self.audit.checkpoints) >= announced:
+        announced = self.started.header.checkpoints
+        if announced is not None and len(self.started.checkpoints) >= announced:
             raise AuditError("unexpected_line", f"the header announces {announced} "
                              "checkpoints", seq)
-        checkpoint = self._signed(c["note"], self.audit.header.origin, seq)
+        checkpoint = self._signed(c["note"], self.started.header.origin, seq)
         close = parse_season_extensions(checkpoint.extensions)
         if checkpoint.size != self.size:
             raise AuditError("checkpoint_misplaced", f"a checkpoint of size {checkpoint.size} "
@@ -549,19 +573,19 @@ class _SeasonVerifier:
         if checkpoint.root != self.tree.root():
             raise AuditError("root_mismatch", "the signed root is not the Merkle root of the "
                              f"first {checkpoint.size} entries", seq)
-        if close.standings != standings_hash(public_standings(self.season)):
+        if close.standings != standings_hash(public_standings(self.folded)):
             raise AuditError("standings_mismatch", "the signed standings are not the ones the "
                              "season's entries add up to", seq)
         for mark in close.matches:
             root = self.matches.get(mark.match, {}).get(mark.size)
-            if mark.match not in self.season.matches or root is None or \
+            if mark.match not in self.folded.matches or root is None or \
                     b64(root) != mark.root:
                 raise AuditError("unknown_match_checkpoint", f"the checkpoint names a "
                                  f"checkpoint of {mark.match} (size {mark.size}) the host did "
                                  "not sign", seq)
         self.previous = (checkpoint.size, checkpoint.root)
-        self.audit.checkpoints.append(checkpoint.size)
-        self.audit.signed_root = checkpoint.root
+        self.started.checkpoints.append(checkpoint.size)
+        self.started.signed_root = checkpoint.root
 
     # -- the end ----------------------------------------------------------------------------
 

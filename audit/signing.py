@@ -22,7 +22,7 @@ from audit.errors import AuditError
 from audit.keys import Signer
 from audit.notes import checkpoint_body
 from audit.state_root import state_root
-from domain.match import Match
+from domain.match import Match, MatchSnapshot
 
 _ROUND = re.compile(r"round (0|[1-9][0-9]{0,15})")
 _STATE = re.compile(r"state ([0-9a-f]{64})")
@@ -47,12 +47,13 @@ def parse_extensions(lines: tuple[str, ...]) -> RoundClose:
                      f"'state HEX', got {list(lines)!r}")
 
 
-def checkpoint_text(match: Match, round: int, log_origin: str | None = None) -> str:
+def checkpoint_text(match: Match | MatchSnapshot, round: int, log_origin: str | None = None) -> str:
     """The checkpoint body for `match`'s log as it stands, closing `round`."""
     return checkpoint_body(log_origin or origin(match.match_id), match.version,
                            match.log_root, extensions(round, state_root(match)))
 
 
-def sign_round(signer: Signer, match: Match, round: int, log_origin: str | None = None) -> str:
+def sign_round(signer: Signer, match: Match | MatchSnapshot, round: int,
+               log_origin: str | None = None) -> str:
     """The signed note the host publishes when `round` closes (or the match ends)."""
     return signer.sign_note(checkpoint_text(match, round, log_origin))

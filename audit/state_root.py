@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from audit.canonical import NotCanonical, canonical
-from domain.match import Match, parse_salt_key
+from domain.match import Reading, parse_salt_key
 
 STATE_PREFIX = b"arbiter/state/v1\n"
 
@@ -50,7 +50,7 @@ def to_json(value: Any) -> Any:
     raise NotCanonical(f"{type(value).__name__} has no canonical form")
 
 
-def match_state(match: Match) -> dict[str, Any]:
+def match_state(match: Reading) -> dict[str, Any]:
     """What the match's next decision depends on besides its log: the game's state, the
     match's phase, the seed contributions and the voided submissions."""
     return {
@@ -61,7 +61,7 @@ def match_state(match: Match) -> dict[str, Any]:
     }
 
 
-def state_root(match: Match) -> str:
+def state_root(match: Reading) -> str:
     """HMAC-SHA256(salt key, "arbiter/state/v1\\n" + canonical state), in hex."""
     key = parse_salt_key(match.salt_key)
     return hmac.new(key, STATE_PREFIX + canonical(match_state(match)), hashlib.sha256).hexdigest()

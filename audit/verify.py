@@ -50,6 +50,7 @@ from audit.canonical import (
 from audit.errors import AuditError
 from audit.merkle import HASH_SIZE, TreeBuilder, leaf_hash, verify_consistency, verify_inclusion
 from audit.notes import (
+    Note,
     NoteError,
     VerifierKey,
     parse_checkpoint,
@@ -113,6 +114,13 @@ class Audit:
     results: dict[str, Any] | None = None
     seed_revealed: bool = False
     ended: bool = False
+
+    @property
+    def kept(self) -> list[dict[str, Any]]:
+        """Every entry of the bundle, from a verify told to keep them (keep_log)."""
+        if self.log is None:
+            raise AssertionError("verified without keep_log")
+        return self.log
 
     def title(self) -> str:
         h = self.header
@@ -181,7 +189,8 @@ def verify(stream: Iterable[bytes], key: VerifierKey | None = None,
 
 
 class _Verifier:
-    def __init__(self, key: VerifierKey | None, progress, keep_log: bool,
+    def __init__(self, key: VerifierKey | None, progress: Callable[[int, int], None] | None,
+                 keep_log: bool,
                  seen: Seen | None = None, complete: bool = True) -> None:
         self.trusted = key
         self.progress = progress
@@ -222,6 +231,13 @@ class _Verifier:
         finally:
             if collecting:
                 gc.enable()
+        return self.started
+
+    @property
+    def started(self) -> Audit:
+        """The audit the header began: every line after the first has one."""
+        if self.audit is None:
+            raise AssertionError("no header read yet")
         return self.audit
 
     def _line(self, raw: bytes, value: Any) -> None:
@@ -272,10 +288,11 @@ class _Verifier:
         self.audit = Audit(header, signer=self.keys[0] if self.keys else None,
                            pinned=self.trusted is not None, log=[] if self.keep_log else None)
         if header.kind == FULL:
-            if seed_commitment(header.host_seed) != header.seed_commitment:
+            host_seed, salt_key = header.secrets()
+            if seed_commitment(host_seed) != header.seed_commitment:
                 raise AuditError("seed_mismatch", "the header's host seed does not hash to its "
                                  "seed commitment")
-            self.salt_key = bytes.fromhex(header.salt_key)
+            self.salt_key = bytes.fromhex(salt_key)
             self.rerun = Rerun(header)
 
     # -- entries ---------------------------------------------------------------------------
@@ -298,7 +315,8 @@ class _Verifier:
                              "entry was dropped, inserted or moved", seq)
         if e["prev"] != self.prev:
             raise AuditError("broken_chain", "prev is not the hash of the entry before", seq)
-        header = self.audit.header
+        audit = self.started
+        header = audit.header
         if seq > header.entries:
             raise AuditError("unexpected_line", f"the header announces {header.entries} "
                              "entries", seq)
@@ -320,8 +338,8 @@ class _Verifier:
         self.size = seq
         if self.seen is not None and seq == self.seen.size:
             check_seen(self.seen, self.tree.root(), seq)
-        if self.audit.log is not None:
-            self.audit.log.append(e)
+        if audit.log is not None:
+            audit.log.append(e)
         if self.rerun is not None:
             if e["seals"]:
                 self.pending = e
@@ -329,10 +347,11 @@ class _Verifier:
                 self.rerun.step(e, [])
 
     def _check_against_header(self, e: dict[str, Any]) -> None:
-        h = self.audit.header
+        h = self.started.header
         if e["seq"] == 1:
-            genesis = {"game": h.game, "rules_version": h.rules_version, "season": h.season,
-                       "players": h.players, "seed_commitment": h.seed_commitment}
+            genesis: dict[str, Any] = {
+                "game": h.game, "rules_version": h.rules_version, "season": h.season,
+                "players": h.players, "seed_commitment": h.seed_commitment}
             genesis |= {flag: True for flag in GENESIS_FLAGS if getattr(h, flag)}
             if e["kind"] != "MatchCreated" or e["public"] != genesis or e["round"] != 0:
                 raise AuditError("header_mismatch", "the header's game, rules version, season, "
@@ -349,15 +368,15 @@ class _Verifier:
         elif kind == "SeedRevealed":
             self._seed_revealed(data, e["seq"])
         elif kind == "MatchEnded":
-            self.audit.results = data.get("results")
-            self.audit.ended = True
+            self.started.results = data.get("results")
+            self.started.ended = True
         elif kind == "MatchAbandoned":
-            self.audit.ended = True
+            self.started.ended = True
         elif kind == "SealOpened":
             self.seal_opened = e
 
     def _seed_revealed(self, data: dict[str, Any], seq: int) -> None:
-        h = self.audit.header
+        h = self.started.header
         host_seed = data.get("host_seed")
         if not isinstance(host_seed, str) or seed_commitment(host_seed) != h.seed_commitment:
             raise AuditError("seed_mismatch", "the revealed host seed does not hash to the "
@@ -369,13 +388,13 @@ class _Verifier:
                                                       for p in h.players]):
             raise AuditError("seed_mismatch", "the revealed match seed does not re-derive "
                              "from the host seed and the contributions", seq)
-        self.audit.seed_revealed = True
+        self.started.seed_revealed = True
 
     def _round_ended(self, round: int) -> None:
         """Mark the end of `round` (unless its checkpoint did): the log before this entry."""
-        if round not in self.audit.marks:
+        if round not in self.started.marks:
             state = state_root(self.rerun.match) if self.rerun and self.rerun.match else None
-            self.audit.marks[round] = RoundMark(round, self.size, self.tree.root().hex(), state)
+            self.started.marks[round] = RoundMark(round, self.size, self.tree.root().hex(), state)
 
     # -- seals opened in public ------------------------------------------------------------
 
@@ -435,8 +454,9 @@ class _Verifier:
             _check_part(part, seq, i)
             if commitment(bytes.fromhex(given), part) != seals[i]:
                 raise AuditError("bad_opening", f"part {i} does not open its commitment", seq)
-        self.audit.opened += len(parts)
+        self.started.opened += len(parts)
         self.pending = None
+        assert self.rerun is not None  # a sealed entry awaits its opening only in a re-run
         self.rerun.step(e, parts)
 
     # -- checkpoints -----------------------------------------------------------------------
@@ -447,11 +467,11 @@ class _Verifier:
                 not isinstance(c["note"], str) or not isinstance(c["consistency"], list):
             raise AuditError("malformed_checkpoint", "a checkpoint line is {note, consistency}",
                              seq)
-        if self.audit.header.unsigned:
+        if self.started.header.unsigned:
             raise AuditError("unexpected_line", "a checkpoint in the bundle of a match created "
                              "unsigned", seq)
-        announced = self.audit.header.checkpoints
-        if announced is not None and len(self.audit.checkpoints) >= announced:
+        announced = self.started.header.checkpoints
+        if announced is not None and len(self.started.checkpoints) >= announced:
             raise AuditError("unexpected_line", f"the header announces {announced} "
                              "checkpoints", seq)
         if not self.keys:
@@ -466,11 +486,11 @@ class _Verifier:
         if _respelled(parsed) != note:
             raise AuditError("malformed_checkpoint", "a signature line is not in its one "
                              "canonical spelling", seq)
-        if checkpoint.origin != self.audit.header.origin:
+        if checkpoint.origin != self.started.header.origin:
             raise AuditError("wrong_origin", f"the checkpoint is for {checkpoint.origin!r}", seq)
         close = parse_extensions(checkpoint.extensions)
         self._check_placement(checkpoint.size, seq)
-        previous = self.audit.checkpoints[-1] if self.audit.checkpoints else None
+        previous = self.started.checkpoints[-1] if self.started.checkpoints else None
         proof = [_unb64_hash(h, seq) for h in c["consistency"]]
         consistent = verify_consistency(previous.size, checkpoint.size, previous.root,
                                         checkpoint.root, proof) if previous else not proof
@@ -485,12 +505,12 @@ class _Verifier:
         if close.round != self.round:
             raise AuditError("bad_round", f"the checkpoint closes round {close.round}, but its "
                              f"last entry belongs to round {self.round}", seq)
-        if self.rerun is not None and state_root(self.rerun.match) != close.state_root:
+        if self.rerun is not None and state_root(self.rerun.configured) != close.state_root:
             raise AuditError("state_root_mismatch", f"the signed state root of round "
                              f"{close.round} is not the re-run's", seq)
-        self.audit.checkpoints.append(SignedCheckpoint(close.round, checkpoint.size,
+        self.started.checkpoints.append(SignedCheckpoint(close.round, checkpoint.size,
                                                        checkpoint.root, close.state_root, note))
-        self.audit.marks[close.round] = RoundMark(close.round, checkpoint.size, log_root.hex(),
+        self.started.marks[close.round] = RoundMark(close.round, checkpoint.size, log_root.hex(),
                                                   close.state_root)
         self.closed = close.round
 
@@ -506,7 +526,7 @@ class _Verifier:
     def _check_signed_close(self, last: int) -> None:
         """The host signs every round's close (and the end) of a signed match: a round over
         without its checkpoint is one dropped from the bundle."""
-        if self.complete and not self.audit.header.unsigned and self.closed < self.round:
+        if self.complete and not self.started.header.unsigned and self.closed < self.round:
             raise AuditError("missing_checkpoint", f"round {self.round} closed at entry {last} "
                              "without the checkpoint the host signs at every close: it was "
                              "left out of the bundle", last)
@@ -539,7 +559,7 @@ class _Verifier:
         self.audit.entries = self.size
 
     def _check_checkpoints_announced(self) -> None:
-        announced, held = self.audit.header.checkpoints, len(self.audit.checkpoints)
+        announced, held = self.started.header.checkpoints, len(self.started.checkpoints)
         if announced is not None and held < announced:
             raise AuditError("missing_checkpoint", f"the header announces {announced} "
                              f"checkpoints, the bundle holds {held}: the last were cut",
@@ -629,7 +649,7 @@ def _are_postings(postings: Any) -> bool:
         and isinstance(p["reason"], str) for p in postings)
 
 
-def _respelled(note) -> str:
+def _respelled(note: Note) -> str:
     """The note written back from its parts: a signature's base64 has one spelling only."""
     lines = "".join(f"\N{EM DASH} {s.name} {base64.b64encode(s.key_id + s.signature).decode()}\n"
                     for s in note.signatures)

@@ -10,17 +10,18 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, InternalError
 
 from audit.keys import Signer
 from audit.season_bundle import export_season
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
-from commands.sealing import DEFAULT_KEY, KEY_VARIABLE, private_file, store_kind
+from commands.sealing import DEFAULT_KEY, KEY_VARIABLE, StoreCipher, private_file, store_kind
 from commands.store import database_url, persistence_env
 from commands.stored import CheckedRepository
 from commands.writers import Busy, writers_for
@@ -146,7 +147,8 @@ class Arbiter(Application):
         with a key while it holds events in the clear, it says so before anything is read."""
         from commands.console import store_name
 
-        kind, sealed = store_kind(self.recorder), self.mapper.cipher.sealed
+        cipher = cast(StoreCipher, self.mapper.cipher)  # persistence_env always names it
+        kind, sealed = store_kind(self.recorder), cipher.sealed
         if kind == "clear" and sealed:
             raise RuleViolation("store_not_encrypted", f"{store_name(self.url)} holds events "
                                 "written in the clear, before it had a store key: encrypt "
@@ -208,7 +210,7 @@ class Arbiter(Application):
         cache = self.repository.cache
         stored = cache is None or season_id not in cache.cache
         try:
-            season = self.repository.get(season_id)
+            season: Season = self.repository.get(season_id)
         except AggregateNotFoundError:
             raise RuleViolation("unknown_season", f"no season {excerpt(name)}") from None
         if stored:
@@ -247,7 +249,11 @@ class Arbiter(Application):
     def register_all(self, season: str, players: Sequence[str], *,
                      at: str | None = None) -> None:
         """Register every player in one save: all of them, or none when one is refused."""
-        self._season_act(season, lambda s: [s.register(p, at=at) for p in players])
+        def act(s: Season) -> None:
+            for p in players:
+                s.register(p, at=at)
+
+        self._season_act(season, act)
 
     def grant(self, season: str, player: str, asset: str, amount: int, reason: str, *,
               at: str | None = None) -> None:
@@ -255,8 +261,11 @@ class Arbiter(Application):
 
     def grant_all(self, season: str, grants: Sequence[Grant], *, at: str | None = None) -> None:
         """Every grant in one save: all of them, or none when one is refused."""
-        self._season_act(season, lambda s: [s.grant(g.player, g.asset, g.amount, g.reason, at=at)
-                                            for g in grants])
+        def act(s: Season) -> None:
+            for g in grants:
+                s.grant(g.player, g.asset, g.amount, g.reason, at=at)
+
+        self._season_act(season, act)
 
     def transfer(self, season: str, giver: str, receiver: str, amount: int,
                  reason: str, *, at: str | None = None) -> None:
@@ -307,8 +316,8 @@ class Arbiter(Application):
         latest = {}
         for match_id in season.matches:
             try:
-                notes = self.repository.get(MatchCheckpoints.create_id(match_id),
-                                            deepcopy_from_cache=False).notes
+                notes: list[dict[str, Any]] = self.repository.get(
+                    MatchCheckpoints.create_id(match_id), deepcopy_from_cache=False).notes
             except AggregateNotFoundError:
                 continue
             if notes:
@@ -495,6 +504,7 @@ class Arbiter(Application):
                          round: int) -> None:
         """At every round close and at the end: the host signs the log as it now stands, with
         the round and its state root as extension lines (audit.signing)."""
+        assert self.signer is not None  # the caller signs only with the host's key
         note = sign_round(self.signer, match, round, checkpoints.origin)
         checkpoints.record(round=round, size=match.version, note=note)
 
@@ -517,7 +527,7 @@ class Arbiter(Application):
         cache = self.repository.cache
         stored = cache is None or aggregate_id not in cache.cache
         try:
-            aggregate = self.repository.get(aggregate_id, deepcopy_from_cache=False)
+            aggregate: Aggregate = self.repository.get(aggregate_id, deepcopy_from_cache=False)
         except AggregateNotFoundError:
             what = code.removeprefix("unknown_")
             raise RuleViolation(code, f"no {what} {excerpt(name)}") from None
@@ -540,7 +550,8 @@ class Arbiter(Application):
             checkpoints_id, name = MatchCheckpoints.create_id(log.match_id), \
                 f"match {log.match_id}"
         try:
-            notes = self.repository.get(checkpoints_id, deepcopy_from_cache=False).notes
+            notes: list[dict[str, Any]] = self.repository.get(
+                checkpoints_id, deepcopy_from_cache=False).notes
         except AggregateNotFoundError:
             return
         if notes and notes[-1]["size"] > log.version:

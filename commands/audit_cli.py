@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from audit.keys import Signer
     from audit.notes import VerifierKey
     from audit.verify import Audit
-    from domain.match import Match
+    from domain.match import Reading
 
 DEFAULT_KEY = "arbiter-host.key"
 KEY_VARIABLE = "ARBITER_HOST_KEY"
@@ -166,7 +166,7 @@ def checkpoint_command(ctx: click.Context, match_id: str, round_: int | None,
         click.echo(note, nl=False)
 
 
-def last_closed_round(match: Match) -> int:
+def last_closed_round(match: Reading) -> int:
     """Every round of an ended match is closed; otherwise those before the open one."""
     return match.records[-1]["entry"]["round"] if match.ended else match.round - 1
 
@@ -207,6 +207,7 @@ def export_command(ctx: click.Context, match_id: str | None, season_name: str | 
         what, signed = f"season {season_name}", f"{len(notes)} signed checkpoints (the " \
             "season's and its matches')"
     else:
+        assert match_id is not None  # one of the two (above)
         match = app.match(match_id)
         checkpoints = app.checkpoints(match_id)
         notes = [n["note"] for n in checkpoints.notes]
@@ -215,7 +216,7 @@ def export_command(ctx: click.Context, match_id: str | None, season_name: str | 
                 "checkpoints": len(notes), "unsigned": match.unsigned}
         what = match_id
         signed = "unsigned match" if match.unsigned else f"{len(notes)} signed checkpoints"
-    if signer is not None:
+    if host_key is not None:  # there is a signer
         check_signed_by(notes, parse_verifier_key(host_key))
     elif notes:
         click.echo("warning: no host key configured, so the header names none: verify with "
@@ -311,7 +312,8 @@ def signed_checkpoint(audit: Any) -> tuple[int, bytes] | None:
     from audit.season_verify import SeasonAudit
 
     if isinstance(audit, SeasonAudit):
-        return (audit.checkpoints[-1], audit.signed_root) if audit.checkpoints else None
+        root = audit.signed_root  # set with every checkpoint
+        return (audit.checkpoints[-1], root) if audit.checkpoints and root is not None else None
     return (audit.checkpoints[-1].size, audit.checkpoints[-1].root) if audit.checkpoints \
         else None
 
@@ -411,6 +413,7 @@ def receipt_verify(receipt_file: str, bundle_file: str | None, proof_file: str |
         text = pasted_note(Path(proof_file).read_text(encoding="utf-8"))
         proven = judged(lambda: verify_proof(receipt, text, key), as_json)
     else:
+        assert bundle_file is not None  # one of the two (above)
         note = pasted_note(Path(checkpoint_file).read_text(encoding="utf-8")) \
             if checkpoint_file else None
         with open(bundle_file, "rb") as stream:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
 from eventsourcing.domain import Snapshot
@@ -130,6 +130,7 @@ def _aggregates(app: Arbiter) -> dict[UUID, str]:
     after = 0
     while notifications := app.recorder.select_notifications(start=after + 1, limit=BATCH):
         for n in notifications:
+            assert isinstance(n.originator_id, UUID)  # every id Arbiter makes is a uuid5
             found.setdefault(n.originator_id, n.topic.partition(":")[2].partition(".")[0])
         after = notifications[-1].id
     return found
@@ -210,9 +211,10 @@ def _check_signed(name: str, notes: list[str], records: list[dict[str, Any]],
         raise AuditError("no_host_key", f"{name} has signed checkpoints: give the host's key "
                          "(its key file, or --key VKEY) to check them")
     tree = TreeBuilder()
+    keys = [] if key is None else [key]  # no notes without a key (above)
     for note in notes:
         try:
-            verify_note(note, [key])
+            verify_note(note, keys)
             signed = parse_checkpoint(parse_note(note).text)
         except NoteError as error:
             raise StoreFault(note_failure(error, None).code, f"{name}: a stored checkpoint: "
@@ -233,7 +235,7 @@ def _check_snapshots(app: Arbiter, match: Match, report: StoreCheck) -> None:
     if not snapshots:
         return
     transcoder = app.mapper.transcoder
-    replayed = None
+    replayed: Match | None = None
     for event in app.repository.event_store.get(match.id, lte=max(snapshots)):
         replayed = admit(replayed, event)
         stored = snapshots.get(replayed.version)
@@ -259,7 +261,7 @@ def _same_state(replayed: dict[str, Any], stored: dict[str, Any]) -> bool:
 def _snapshots(app: Arbiter, aggregate_id: UUID) -> Iterator[Snapshot]:
     if app.snapshots is None:
         return iter(())
-    return app.snapshots.get(aggregate_id)
+    return cast("Iterator[Snapshot]", app.snapshots.get(aggregate_id))  # holds only those
 
 
 def _check_postings(app: Arbiter, season: Season, match_id: str) -> int:

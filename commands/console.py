@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeGuard
 from urllib.parse import urlparse
 
 import click
@@ -55,7 +55,7 @@ def store_name(url: str) -> str:
             f"{parsed.port or 5432}")
 
 
-def one_line(error: BaseException, url: str) -> str | None:
+def one_line(error: BaseException, url: str | None) -> str | None:
     """`CODE: message` for a failure that is the input's or the store's, not a bug (None)."""
     if isinstance(error, RuleViolation | AuditError) or _is(error, "audit.notes", "NoteError"):
         return f"{error.code}: {error.message}"
@@ -107,8 +107,8 @@ def why_unreachable(url: str, error: BaseException) -> str:
     return str(error)
 
 
-def _is(error: BaseException, module: str, *names: str) -> bool:
+def _is(error: BaseException, module: str, *names: str) -> TypeGuard[Any]:
     """Whether `error` is one of a module's exception classes; a module never imported raised
-    nothing, so this never imports it."""
+    nothing, so this never imports it (and the class, known by name only, types as Any)."""
     loaded = sys.modules.get(module)
     return loaded is not None and isinstance(error, tuple(getattr(loaded, n) for n in names))

@@ -24,7 +24,7 @@ from domain.errors import RuleViolation
 
 if TYPE_CHECKING:
     from commands.app import Arbiter, Outcome
-    from domain.match import Match
+    from domain.match import Reading
 
 pairs_argument = click.argument("pairs", nargs=-1, metavar="[KEY=VALUE]...")
 receipt_option = click.option(
@@ -184,7 +184,7 @@ def match_create(ctx: click.Context, match_id: str, season_name: str, game: str,
     data = {"match": match_id, "game": game, "season": season_name,
             "players": genesis["players"], "seed_commitment": genesis["seed_commitment"],
             "from": from_match, "final": final, "unsigned": unsigned,
-            "host_key": None if unsigned else app.signer.verifier_key()}
+            "host_key": None if unsigned or app.signer is None else app.signer.verifier_key()}
     what = (f"the Death Match from {from_match}" if from_match else
             "the Final Match" if final else "a match")
     render.show(data, as_json, lambda: [
@@ -359,7 +359,7 @@ def view_command(ctx: click.Context, match_id: str, public: bool, player: str | 
                                                               data["as_of"]["seq"])))
 
 
-def when(match: Match, round_: int | None, entries: int) -> str:
+def when(match: Reading, round_: int | None, entries: int) -> str:
     """When a view stands, in words that agree with the summary under it."""
     if round_ is None:
         if match.ended:

@@ -142,7 +142,8 @@ def play_season(app: Arbiter, file: SeasonFile, folder: Path
             continue
         if step.expect_error:
             mismatches.append(f"step {number}: accepted, expected {step.expect_error}")
-        mismatches.extend(f"step {number} ({step.match.match}): {line}" for line in found)
+        where = f" ({step.match.match})" if step.match is not None else ""  # only a match finds
+        mismatches.extend(f"step {number}{where}: {line}" for line in found)
     outcome = standings(app.season(file.season), "host")
     if file.expect:
         mismatches.extend(compare(file.expect, outcome))
@@ -164,6 +165,7 @@ def take(app: Arbiter, season: str, step: Step, folder: Path) -> list[str]:
                                for g in step.grants], at=step.at)
     else:
         r = step.rule
+        assert r is not None  # a step is one of the five (check_one_step)
         app.rule(season, r.player, r.reason, changes=r.changes, status=r.status, at=step.at)
     return []
 
@@ -173,6 +175,7 @@ def play_match(app: Arbiter, season: str, step: MatchStep, folder: Path) -> list
         base = load(folder / step.file)
         file = renamed(base, step.rename) if step.rename else base
     else:
+        assert step.inline is not None  # a file or the match inline (check_one_source)
         file = MatchFile.model_validate({"format": "arbiter-match/1", "season": season,
                                          "match": step.match, **step.inline})
     file = file.model_copy(update={"match": step.match, "season": season})

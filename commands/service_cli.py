@@ -83,10 +83,10 @@ def projections_rebuild(ctx: click.Context, as_json: bool) -> None:
     """Drop the view tables and rebuild them from the events, in one transaction."""
     from projections import runner
     from projections.projection import Ledger
-    from projections.tables import open_views
+    from projections.tables import datastore_of, open_views
 
     with closing(Ledger(env=persistence_env(database_url(db_of(ctx))))) as ledger:
-        views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
+        views = open_views(datastore_of(ledger), ledger.mapper.cipher)
         total = ledger.recorder.max_notification_id() or 0
         with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
             runner.rebuild(ledger, views, lambda done, _: bar.update(done - bar.pos))

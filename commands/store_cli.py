@@ -9,7 +9,7 @@ left as they are, so it can be run again), and rebuilds the view tables under th
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import click
 
@@ -71,7 +71,7 @@ def raw_store(url: str, key: str | None) -> Any:
 
     class RawStore(Application):
         name = "arbiter"
-        is_snapshotting_enabled: ClassVar[bool] = True
+        is_snapshotting_enabled = True
 
     env = database_env(url)
     if env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite":
@@ -119,8 +119,8 @@ def rebuild_views(url: str) -> int:
     from commands.store import persistence_env
     from projections import runner
     from projections.projection import Ledger
-    from projections.tables import open_views
+    from projections.tables import datastore_of, open_views
 
     with closing(Ledger(env=persistence_env(url))) as ledger:
-        runner.rebuild(ledger, open_views(ledger.recorder.datastore, ledger.mapper.cipher))
+        runner.rebuild(ledger, open_views(datastore_of(ledger), ledger.mapper.cipher))
         return ledger.recorder.max_notification_id() or 0

@@ -27,7 +27,8 @@ def _plain(value: Any) -> bool:
     if kind is str or kind is bool or value is None:
         return True
     if kind is int:
-        return -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+        number: int = value
+        return -MAX_SAFE_INTEGER <= number <= MAX_SAFE_INTEGER
     if kind is dict:
         return all(type(key) is str and _plain(item) for key, item in value.items())
     if kind is list or kind is tuple:

@@ -6,6 +6,7 @@ A checkpoint signs the log's size and Merkle root; putting it in the log would c
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
@@ -23,14 +24,14 @@ class MatchCheckpoints(Aggregate):
     def __init__(self, match_id: str, origin: str | None = None) -> None:
         self.match_id = match_id
         self.origin = origin or match_origin(DEFAULT_PREFIX, match_id)
-        self.notes: list[dict] = []
+        self.notes: list[dict[str, Any]] = []
 
     @event("Signed")
     def record(self, round: int, size: int, note: str) -> None:
         """A signed note for the log of `size` entries, at the close of `round`."""
         self.notes.append({"round": round, "size": size, "note": note})
 
-    def for_round(self, round: int) -> dict | None:
+    def for_round(self, round: int) -> dict[str, Any] | None:
         signed = [n for n in self.notes if n["round"] <= round]
         return signed[-1] if signed else None
 
@@ -46,7 +47,7 @@ class SeasonCheckpoints(Aggregate):
     @event("Started")
     def __init__(self, season: str) -> None:
         self.season = season
-        self.notes: list[dict] = []
+        self.notes: list[dict[str, Any]] = []
 
     @event("Signed")
     def record(self, size: int, note: str) -> None:

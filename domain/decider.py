@@ -127,7 +127,7 @@ class CommandSpec:
     label: str = ""
 
 
-def fold_summary(game: Any, events: Sequence[Event], viewer: str) -> dict[str, Any]:
+def fold_summary(game: Game, events: Sequence[Event], viewer: str) -> dict[str, Any]:
     """A game's summary of `events`: start, then one step per event (the projections keep the
     view and take the steps as entries arrive)."""
     view = game.summary_start(viewer)
@@ -146,6 +146,10 @@ class Game(Protocol):
     GAME_ID: str
     RULES_VERSION: str
     Setup: type[SetupBase]
+    CLOSES: tuple[str, ...]
+    COMMANDS: Mapping[str, CommandSpec]
+
+    def __hash__(self) -> int: ...  # a module: read-side caches key on it
 
     def initial_state(self, setup: Any, rng: Rng) -> Any: ...
     def decide(self, state: Any, command: Command) -> list[Event]: ...

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from domain.canonical import canonical, encoded
@@ -33,7 +33,9 @@ def salt(salt_key: bytes, seq: int, index: int) -> bytes:
     return hmac.new(salt_key, f"{seq}|{index}".encode(), hashlib.sha256).digest()
 
 
-def commitment(salt_bytes: bytes, part: dict[str, Any], encode=canonical) -> str:
+def commitment(
+    salt_bytes: bytes, part: dict[str, Any], encode: Callable[[Any], bytes] = canonical
+) -> str:
     return hashlib.sha256(SEAL_PREFIX + salt_bytes + encode(part)).hexdigest()
 
 

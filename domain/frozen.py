@@ -16,7 +16,7 @@ from pydantic import TypeAdapter
 
 
 @cache
-def _adapter(topic: str) -> TypeAdapter:
+def _adapter(topic: str) -> TypeAdapter[Any]:
     return TypeAdapter(resolve_topic(topic))
 
 

@@ -11,16 +11,20 @@ too. Pure: the store hands the events in.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from eventsourcing.domain import Snapshot
+from eventsourcing.domain import Aggregate, Snapshot
 
 from domain.envelope import EVENT_PREFIX, GENESIS_PREV, SEASON_PREFIX, forgery
 from domain.errors import RuleViolation
 from domain.match import Match, parse_salt_key
 from domain.season import Season
 
-A = TypeVar("A")
+A = TypeVar("A", bound=Aggregate)
+# The events of a log, each with its `record`. eventsourcing's @event makes them (Appended and
+# the `record` attribute) at run time, where mypy does not look.
+SEASON_EVENTS: tuple[type[Any], ...] = (Season.Created, Season.Appended)  # type: ignore[attr-defined]
+LOG_EVENTS: tuple[type[Any], ...] = (Match.Created, Match.Appended, *SEASON_EVENTS)  # type: ignore[attr-defined]
 ADVICE = "the store was changed outside Arbiter; `arbiter check` tells more"
 
 
@@ -77,7 +81,7 @@ def admit(aggregate: A | None, event: Any) -> A:
     """`event` folded into `aggregate` (None before the first), once it is the next one and,
     for a match or a season, its entry holds."""
     if isinstance(event, Snapshot):
-        return event.mutate(None)
+        return cast(A, event.mutate(None))  # a snapshot of the aggregate being folded
     expected = 1 if aggregate is None else aggregate.version + 1
     if event.originator_version != expected:
         word, found = unit(aggregate, event), event.originator_version
@@ -85,14 +89,15 @@ def admit(aggregate: A | None, event: Any) -> A:
             f"the first stored is {word} {found}"
         raise RuleViolation("missing_entry", f"{log_name(aggregate, event)}: {word} {expected} "
                             f"is missing from the store ({after}); {ADVICE}")
-    if isinstance(event, Match.Created | Match.Appended | Season.Created | Season.Appended):
-        season = isinstance(event, Season.Created | Season.Appended)
+    if isinstance(event, LOG_EVENTS):
+        season = isinstance(event, SEASON_EVENTS)
         if event.record["entry"]["seq"] != expected:
             raise RuleViolation("forged_entry", f"{log_name(aggregate, event)}: entry "
                                 f"{event.record['entry']['seq']} is stored as entry {expected} "
                                 f"({ADVICE})")
         check_entry(aggregate, event.record, season)
-    return event.mutate(aggregate)
+    folded: A = event.mutate(aggregate)
+    return folded
 
 
 def checked(aggregate: A | None, events: Iterable[Any]) -> A | None:

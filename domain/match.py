@@ -14,19 +14,21 @@ SEALED_RUN sealed entries, then each public fact followed by SEALED_RUN sealed e
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from copy import deepcopy
 from dataclasses import dataclass
 from hashlib import sha256
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from eventsourcing.domain import Aggregate, Snapshot, event
+from eventsourcing.domain import Aggregate, MutableOrImmutableAggregate, event
+from eventsourcing.domain import Snapshot as BaseSnapshot
 from eventsourcing.utils import get_topic
 from pydantic import ValidationError
 
 from domain.canonical import NotCanonical, canonical, check
-from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event
+from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event, Game, SetupBase
 from domain.edge import MATCH_SPECS, check_args, check_command_id, check_name, excerpt
 from domain.envelope import GENESIS_PREV, entry_bytes, salt, seal_entry
 from domain.errors import RuleViolation
@@ -54,6 +56,13 @@ BOOKKEEPING = ("set_deadline", "correct")
 class Reading:
     """What readers ask of a match, the live aggregate and a snapshot alike."""
 
+    match_id: str
+    season: str
+    salt_key: str
+    records: Sequence[dict[str, Any]]
+    handled: Mapping[str, list[int]]
+    voided: AbstractSet[int]
+    version: int
     game_id: str
     host_seed: str
     contributions: Mapping[str, str]
@@ -63,7 +72,7 @@ class Reading:
     unsigned: bool  # the host created it without signed checkpoints (its genesis entry says so)
 
     @property
-    def game(self):
+    def game(self) -> Game:
         return get_game(self.game_id)
 
     @property
@@ -83,12 +92,13 @@ class Reading:
 
 
 class Match(Reading, Aggregate):
-    class Snapshot(Snapshot):
+    class Snapshot(BaseSnapshot):
         """What the store keeps of a long match every SNAPSHOT_EVERY entries: its state and the
         entries since its last turn, as plain JSON (`Match.frozen`)."""
 
         @classmethod
-        def take(cls, aggregate: Match) -> Match.Snapshot:
+        def take(cls, aggregate: MutableOrImmutableAggregate[UUID]) -> Match.Snapshot:
+            assert isinstance(aggregate, Match)  # the library's signature names any aggregate
             return cls(originator_id=aggregate.id, originator_version=aggregate.version,
                        timestamp=cls.create_timestamp(), topic=get_topic(type(aggregate)),
                        state=aggregate.frozen())
@@ -101,12 +111,13 @@ class Match(Reading, Aggregate):
         return uuid5(NAMESPACE_URL, f"arbiter/match/{match_id}")
 
     @event("Created")
-    def __init__(self, match_id: str, season: str, game_id: str, salt_key: str, record: dict):
+    def __init__(self, match_id: str, season: str, game_id: str, salt_key: str,
+                 record: dict[str, Any]):
         self.match_id = match_id
         self.season = season
         self.game_id = game_id
         self.salt_key = salt_key
-        self.records: list[dict] = []
+        self.records: list[dict[str, Any]] = []
         self.phase = CONFIGURED
         self.players: list[str] = []
         self.setup: Any = None
@@ -123,8 +134,8 @@ class Match(Reading, Aggregate):
         self.tree = TreeBuilder()  # the log's Merkle root, for each round's checkpoint
         self.shapes = bytearray()  # per entry: player command, host command, fact or meta
         self.moved: dict[int, int] = {}  # command seq -> first entry of its batch with postings
-        self.turns: list[list] = []  # [seq, name] of host commands a submission cannot outlive
-        self.sealed: dict[str, dict] = {}  # game event kind -> its latest sealed {seq, part}
+        self.turns: list[list[Any]] = []  # [seq, name] of host commands a submission cannot outlive
+        self.sealed: dict[str, dict[str, Any]] = {}  # event kind -> its latest sealed {seq, part}
         self.window_start = 0  # seq of the last turn: voids are refolded from there
         self.window_state: Any = None  # the game state just before it
         self._apply(record)
@@ -154,7 +165,7 @@ class Match(Reading, Aggregate):
         parsed = parse_setup(game, setup)
         weak = check_host_seed(host_seed, allow_weak_seed)
         key = parse_salt_key(salt_key)
-        created = {
+        created: dict[str, Any] = {
             "game": game_id,
             "rules_version": game.RULES_VERSION,
             "season": season,
@@ -169,7 +180,7 @@ class Match(Reading, Aggregate):
             match=match_id, seq=1, round=0, prev=GENESIS_PREV, salt_key=key,
             public=_public("MatchCreated", HOST, at, created), parts=[],
         )
-        record = {"entry": genesis, "parts": [], "postings": [], "role": "meta",
+        record: dict[str, Any] = {"entry": genesis, "parts": [], "postings": [], "role": "meta",
                   "batch": None, "command_id": None}
         match = cls(match_id=match_id, season=season, game_id=game_id, salt_key=salt_key,
                     record=record)
@@ -243,7 +254,8 @@ class Match(Reading, Aggregate):
         if self.phase == ENDED:
             return self._decide_after_end(command)
         if command.name in MATCH_COMMANDS:
-            return getattr(self, f"_decide_{command.name}")(command)
+            decided: list[Event] = getattr(self, f"_decide_{command.name}")(command)
+            return decided
         if self.phase == CONFIGURED:
             if command.actor == HOST:
                 raise RuleViolation("wrong_state", "the host has not opened the match")
@@ -387,6 +399,7 @@ class Match(Reading, Aggregate):
     def _record_command(self, command: Command, at: str | None, command_id: str | None,
                         round: int) -> None:
         sent = {"name": command.name, "args": dict(command.args)}
+        context: dict[str, Any]
         context = {"audience": HOST, "kind": "CommandContext", "actor": SYSTEM, "at": at,
                    "data": {"garnets": dict(command.garnets)}, "postings": []}
         if not self.command_is_sealed(command):
@@ -395,7 +408,7 @@ class Match(Reading, Aggregate):
             # A player's submission is theirs alone; a correction may name a player's vote, and
             # some host commands carry what the rules keep from the players (a timeout).
             audience = HOST if command.actor == HOST else [command.actor]
-            own = {"audience": audience, "kind": "CommandAccepted",
+            own: dict[str, Any] = {"audience": audience, "kind": "CommandAccepted",
                    "actor": command.actor, "at": at, "data": sent, "postings": []}
             public, parts = None, [own, context]
         self._seal_and_append(public, parts, [], role="command", batch=self.version + 1,
@@ -436,7 +449,9 @@ class Match(Reading, Aggregate):
                               command_id=command_id,
                               round=self.round if round is None else round)
 
-    def _seal_and_append(self, public, parts, postings, *, role, batch, command_id, round):
+    def _seal_and_append(self, public: dict[str, Any] | None, parts: list[dict[str, Any]],
+                         postings: list[dict[str, Any]], *, role: str, batch: int | None,
+                         command_id: str | None, round: int) -> None:
         """Append one entry; a sealed one carries exactly SEALS commitments, so its seal count
         says nothing of what it holds."""
         seq = self.version + 1
@@ -467,12 +482,12 @@ class Match(Reading, Aggregate):
                                       "seed": self.seed}, actor=SYSTEM)
 
     @event("Appended")
-    def _appended(self, record: dict) -> None:
+    def _appended(self, record: dict[str, Any]) -> None:
         self._apply(record)
 
     # -- evolving -------------------------------------------------------------------------
 
-    def _apply(self, record: dict) -> None:
+    def _apply(self, record: dict[str, Any]) -> None:
         """Fold one record into the match. Runs live and on replay alike."""
         self.records.append(record)
         self.tree.append(entry_bytes(record["entry"]))
@@ -501,7 +516,7 @@ class Match(Reading, Aggregate):
                 self.sealed[fact.kind] = {"seq": seq, "part": record["parts"][0]}
             self.state = self.game.evolve(self.state, fact)
 
-    def _note_command(self, record: dict) -> None:
+    def _note_command(self, record: dict[str, Any]) -> None:
         """A command entry: who sent it, and whether a submission before it can still be
         voided (a host command other than bookkeeping is a consequence of everything before)."""
         head = headline(record)
@@ -554,7 +569,7 @@ class Match(Reading, Aggregate):
         object.__setattr__(match, "__dict__", state)
         return match
 
-    def record(self, seq: int) -> dict:
+    def record(self, seq: int) -> dict[str, Any]:
         """The record of entry `seq` (those before `first_seq` are not kept after a restore)."""
         return self.records[seq - self.first_seq]
 
@@ -681,12 +696,12 @@ def args_are_plain_json(args: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _public(kind: str, actor: str, at: str | None, data: dict,
-            postings: list[dict] | None = None) -> dict[str, Any]:
+def _public(kind: str, actor: str, at: str | None, data: dict[str, Any],
+            postings: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     return {"kind": kind, "actor": actor, "at": at, "data": data, "postings": postings or []}
 
 
-def parse_setup(game, setup: Mapping[str, Any]):
+def parse_setup(game: Game, setup: Mapping[str, Any]) -> SetupBase:
     try:
         return game.Setup.model_validate(dict(setup))
     except ValidationError as error:

@@ -4,6 +4,7 @@ one leaf at a time (audit/merkle.py adds proofs and their verification)."""
 from __future__ import annotations
 
 from hashlib import sha256
+from typing import Any
 
 EMPTY_ROOT = sha256(b"").digest()
 
@@ -55,12 +56,12 @@ class TreeBuilder:
             acc = node_hash(h, acc)
         return acc
 
-    def state(self) -> list:
+    def state(self) -> list[Any]:
         """[size, [hex subtree roots]]: plain JSON, to keep in a snapshot."""
         return [self._size, [h.hex() for h in self._stack]]
 
     @classmethod
-    def from_state(cls, state: list) -> TreeBuilder:
+    def from_state(cls, state: list[Any]) -> TreeBuilder:
         tree = cls()
         tree._size, tree._stack = state[0], [bytes.fromhex(h) for h in state[1]]
         return tree

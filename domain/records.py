@@ -58,7 +58,8 @@ def headline(record: dict[str, Any]) -> dict[str, Any]:
             "data": entry["public"],
             "postings": entry["postings"],
         }
-    return record["parts"][0]
+    sealed: dict[str, Any] = record["parts"][0]
+    return sealed
 
 
 def to_event(record: dict[str, Any]) -> Event:

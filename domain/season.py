@@ -88,7 +88,7 @@ class Season(Aggregate):
         return uuid5(NAMESPACE_URL, f"arbiter/season/{name}")
 
     @event("Created")
-    def __init__(self, name: str, salt_key: str, record: dict) -> None:
+    def __init__(self, name: str, salt_key: str, record: dict[str, Any]) -> None:
         self.name = name
         self.salt_key = salt_key
         self.records: list[dict[str, Any]] = []
@@ -302,6 +302,7 @@ class Season(Aggregate):
     def death_match_pairing(self, match: str | None, ec: str | None = None) -> tuple[str, str]:
         """(DMO, EC) of the Death Match that `match` (a finished Main Match) sends `ec` to:
         the DMO its rules named, else the one the host recorded."""
+        match = self.check_is_a_match(match)
         main = self.check_is_a_finished_main_match(match)
         ec = self.ec_of(match, ec)
         dmo = main["rules_dmo"] if ec in main["ecs"] and main["rules_dmo"] is not None else \
@@ -320,7 +321,7 @@ class Season(Aggregate):
     def ec_of(self, match: str, ec: str | None) -> str:
         """The EC (or Death Match entrant) of a finished Main Match: `ec`, or its only one."""
         main = self.matches[match]
-        candidates = list(dict.fromkeys(main["ecs"] + main["entrants"]))
+        candidates: list[str] = list(dict.fromkeys(main["ecs"] + main["entrants"]))
         if not candidates:
             raise RuleViolation("no_ec", f"{match} named no Elimination Candidate")
         if ec is None:
@@ -363,11 +364,12 @@ class Season(Aggregate):
             raise RuleViolation("player_eliminated", f"{player} left the season"
                                 + (f" in {left}" if left else " by a ruling"))
 
-    def check_is_a_match(self, match: str) -> None:
-        if match not in self.matches:
+    def check_is_a_match(self, match: str | None) -> str:
+        if match is None or match not in self.matches:
             raise RuleViolation("unknown_match", f"no match {excerpt(match)} in season {self.name}")
+        return match
 
-    def check_is_a_finished_main_match(self, match: str | None) -> dict[str, Any]:
+    def check_is_a_finished_main_match(self, match: str) -> dict[str, Any]:
         self.check_is_a_match(match)
         main = self.matches[match]
         if main["kind"] != MAIN:
@@ -417,7 +419,7 @@ class Season(Aggregate):
         self._appended(record={"entry": entry, "parts": parts})
 
     @event("Appended")
-    def _appended(self, record: dict) -> None:
+    def _appended(self, record: dict[str, Any]) -> None:
         self._apply(record)
 
     # -- evolving -------------------------------------------------------------------------

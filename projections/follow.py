@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from domain.decider import HOST, PUBLIC, Event, fold_summary
+from domain.decider import HOST, PUBLIC, Event, Game, fold_summary
 from domain.match import CONFIGURED, OPEN, Reading
 from domain.records import headline, may_see, to_event
 
@@ -29,10 +29,12 @@ def deadline_command_id(match_id: str, round: int, deadline: str) -> str:
 def submitter(record: Record) -> str | None:
     """The player a command entry is from: its sender, or the player a correction entered."""
     head = headline(record)
-    if head["actor"] != HOST:
-        return head["actor"]
+    actor: str = head["actor"]
+    if actor != HOST:
+        return actor
     sent = head["data"]
-    return sent["args"].get("as") if sent["name"] == "correct" else None
+    entered: str | None = sent["args"].get("as") if sent["name"] == "correct" else None
+    return entered
 
 
 def is_fact(record: Record) -> bool:
@@ -44,7 +46,7 @@ def is_fact(record: Record) -> bool:
 class Fold:
     """One viewer's summary of the facts they may see, one step per fact."""
 
-    def __init__(self, game: Any, viewer: str) -> None:
+    def __init__(self, game: Game, viewer: str) -> None:
         self.game = game
         self.viewer = viewer
         self.view = game.summary_start(viewer)
@@ -164,6 +166,6 @@ def follow(match: Reading, viewers: Iterable[str] | None = None) -> MatchFollowe
     return follower
 
 
-def summary_of(game: Any, records: Iterable[Record], viewer: str) -> dict[str, Any]:
+def summary_of(game: Game, records: Iterable[Record], viewer: str) -> dict[str, Any]:
     """The viewer's summary of the given records (those they may see), in one fold."""
     return fold_summary(game, [to_event(r) for r in records if is_fact(r)], viewer)

@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.decider import PUBLIC
 from domain.envelope import salt
-from domain.match import Match, parse_salt_key
+from domain.match import Reading, parse_salt_key
 from domain.records import headline, may_see, own_parts, shown
 
 
@@ -17,7 +17,7 @@ def sender(record: dict[str, Any], players: list[str]) -> str | None:
     return actor if record["role"] == "command" and actor in players else None
 
 
-def receipt(match: Match, seq: int, actor: str) -> dict[str, Any]:
+def receipt(match: Reading, seq: int, actor: str) -> dict[str, Any]:
     """The entry of a command, with the salt and plaintext of each sealed part addressed to
     `actor`: the object `arbiter match submit --json` prints under "receipt"."""
     record = match.records[seq - 1]
@@ -29,7 +29,7 @@ def receipt(match: Match, seq: int, actor: str) -> dict[str, Any]:
             "parts": {str(i): record["parts"][i] for i in own}}
 
 
-def inbox(match: Match, player: str) -> dict[str, Any]:
+def inbox(match: Reading, player: str) -> dict[str, Any]:
     return {
         "match": match.match_id,
         "player": player,

@@ -12,8 +12,8 @@ from collections import OrderedDict
 from typing import Any, ClassVar
 from uuid import UUID
 
-from eventsourcing.application import Application
-from eventsourcing.domain import Aggregate
+from eventsourcing.application import Application, ProjectorFunction
+from eventsourcing.domain import Aggregate, DomainEvent
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
@@ -25,6 +25,9 @@ from domain.season import Season
 from projections.follow import MatchFollower
 from projections.rows import Changes, match_rows, other_rows
 from projections.tables import APPLICATION, NAME, ArbiterViews
+
+# `checked` for the library's repository, which cannot infer a generic projector's types.
+CHECKED: ProjectorFunction[Aggregate, DomainEvent] = checked
 
 KEPT = 256  # aggregates held between events
 
@@ -76,7 +79,7 @@ class ArbiterProjection(Projection[ArbiterViews]):
         elif aggregate is not None and aggregate.version == version - 1:
             aggregate = admit(aggregate, domain_event)
         else:
-            aggregate = self.ledger.repository.get(key, version=version, projector_func=checked)
+            aggregate = self.ledger.repository.get(key, version=version, projector_func=CHECKED)
             kept = None
         if isinstance(aggregate, Match):
             if kept is None:

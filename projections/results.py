@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from domain.decider import PUBLIC
-from domain.match import Match
+from domain.match import Reading
 from domain.records import headline
 
 EFFECTS = ("tol", "garnets", "opal", "moe")
 
 
-def effects(match: Match) -> dict[str, dict[str, int]]:
+def effects(match: Reading) -> dict[str, dict[str, int]]:
     """What the match posted to the season, summed per player and asset."""
     totals = {p: dict.fromkeys((*EFFECTS, "ec", "dm_entrant"), 0) for p in match.players}
     for record in match.records:
@@ -21,7 +21,7 @@ def effects(match: Match) -> dict[str, dict[str, int]]:
     return totals
 
 
-def results(match: Match) -> dict[str, Any]:
+def results(match: Reading) -> dict[str, Any]:
     game_results = match.results() or {"outcome": None, "ranks": {}, "details": {}}
     totals = effects(match)
     return {
@@ -41,7 +41,7 @@ def results(match: Match) -> dict[str, Any]:
     }
 
 
-def public_reveals(match: Match) -> list[dict[str, Any]]:
+def public_reveals(match: Reading) -> list[dict[str, Any]]:
     """Each round's public facts, in log order."""
     rounds: dict[int, list[dict[str, Any]]] = {}
     for record in match.records:

@@ -29,7 +29,13 @@ from psycopg.conninfo import make_conninfo
 
 from projections.projection import TOPICS, ArbiterProjection, Ledger, bound
 from projections.rows import Changes
-from projections.tables import APPLICATION, ArbiterViews, PostgresViews, open_views
+from projections.tables import (
+    APPLICATION,
+    ArbiterViews,
+    PostgresViews,
+    datastore_of,
+    open_views,
+)
 
 LOCK_KEY = 0x617262_76696577  # the advisory lock of the one running projection
 BATCH = 500
@@ -89,7 +95,7 @@ def run(env: Mapping[str, str], stop: threading.Event, wake: threading.Event | N
 def poll(env: Mapping[str, str], stop: threading.Event, wake: threading.Event,
          interval: float) -> None:
     with closing(Ledger(env=dict(env))) as ledger:
-        views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
+        views = open_views(datastore_of(ledger), ledger.mapper.cipher)
         projection = bound(ledger)(views)
         while not stop.is_set():
             try:
@@ -105,7 +111,8 @@ def lead(env: Mapping[str, str], stop: threading.Event, interval: float) -> None
     while not stop.is_set():
         try:
             with psycopg.connect(conninfo(env), autocommit=True) as lock:
-                if lock.execute("SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,)).fetchone()[0]:
+                row = lock.execute("SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,)).fetchone()
+                if row is not None and row[0]:
                     project(env, stop, lock, interval)
         except (IntegrityError, InternalError, OperationalError, psycopg.OperationalError
                 ) as error:

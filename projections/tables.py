@@ -22,16 +22,17 @@ from __future__ import annotations
 
 import re
 from abc import ABC
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import cached_property
 from typing import Any
 
 import orjson
+from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, InternalError, Tracking, TrackingRecorder
-from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
-from eventsourcing.sqlite import SQLiteTrackingRecorder
-from psycopg.sql import SQL
+from eventsourcing.postgres import PostgresDatastore, PostgresRecorder, PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteDatastore, SQLiteRecorder, SQLiteTrackingRecorder
+from psycopg.sql import SQL, Composed
 
 from domain.decider import HOST, PUBLIC, Event, Posting
 from domain.games import get_game
@@ -142,6 +143,10 @@ class Clear:
 class ArbiterViews(TrackingRecorder, ABC):
     """Writes the changes of each event with its tracking row; reads the views back."""
 
+    # Given by the library's recorder the views are mixed into (SQLite's or PostgreSQL's).
+    datastore: Any
+    _insert_tracking: Callable[[Any, Tracking], None]
+    create_table: Callable[[], None]
     prefix: str
     snapshot: str | None = None  # a statement that makes a multi-table read consistent
     forget: str  # deletes the application's tracking row
@@ -269,6 +274,8 @@ class ArbiterViews(TrackingRecorder, ABC):
                 last = self.one(curs, "SELECT seq, round FROM {p}entries WHERE match_id = "
                                       ":match_id AND round <= :round ORDER BY round DESC, "
                                       "seq DESC LIMIT 1", match_id=match_id, round=round)
+                if last is None:  # a round before the first
+                    return None
                 upto, as_of_round = last["seq"], last["round"]
             kept = self.one(curs, "SELECT seq, summary FROM {p}summaries WHERE match_id = "
                                   ":match_id AND viewer = :viewer AND seq <= :upto "
@@ -381,7 +388,7 @@ class PostgresViews(ArbiterViews, PostgresTrackingRecorder):
         self.prefix = f'"{datastore.schema}".{PREFIX}'
         self.forget = (f'DELETE FROM "{datastore.schema}"."{self.tracking_table_name}" '
                        "WHERE application_name = :application_name")
-        self.sql_create_statements.extend(SQL(s) for s in self.view_statements())
+        self.sql_create_statements.extend(Composed([SQL(s)]) for s in self.view_statements())
 
     @contextmanager
     def batched(self, curs: Any) -> Iterator[None]:
@@ -410,6 +417,14 @@ class SQLiteViews(ArbiterViews, SQLiteTrackingRecorder):
 
     def construct_create_table_statements(self) -> list[str]:
         return [*super().construct_create_table_statements(), *self.view_statements()]
+
+
+def datastore_of(application: Application) -> PostgresDatastore | SQLiteDatastore:
+    """The datastore under an application's recorder: every store Arbiter opens has one."""
+    recorder = application.recorder
+    if not isinstance(recorder, PostgresRecorder | SQLiteRecorder):
+        raise TypeError(f"no datastore under {type(recorder).__name__}")
+    return recorder.datastore
 
 
 def open_views(datastore: Any, cipher: Any = None) -> ArbiterViews:

@@ -8,16 +8,30 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
-from domain.match import Reading
+from domain.decider import Game
 from domain.records import may_see, shown
 from projections.follow import summary_of
 
 Records = Sequence[dict[str, Any]]
 
 
-def records_as_of(match: Reading, round: int | None) -> Records:
+class Log(Protocol):
+    """What a view reads of a match: the live aggregate, a snapshot, or a public bundle's log
+    (audit.replay)."""
+
+    @property
+    def match_id(self) -> str: ...
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def records(self) -> Records: ...
+
+
+def records_as_of(match: Log, round: int | None) -> Records:
     """The log as it stood at the end of `round` (entries of later rounds left out): a prefix,
     since an entry's round never goes down."""
     records = match.records
@@ -30,7 +44,7 @@ def visible(records: Records, viewer: str) -> list[dict[str, Any]]:
     return [r for r in records if may_see(r, viewer)]
 
 
-def summary(match: Reading, seen: Records, viewer: str) -> dict[str, Any]:
+def summary(match: Log, seen: Records, viewer: str) -> dict[str, Any]:
     """The game's readable fold of the records `viewer` has seen (and nothing else)."""
     return summary_of(match.game, seen, viewer)
 
@@ -39,7 +53,7 @@ def as_of(records: Records) -> dict[str, int]:
     return {"round": records[-1]["entry"]["round"], "seq": len(records)}
 
 
-def view(match: Reading, viewer: str, round: int | None = None) -> dict[str, Any]:
+def view(match: Log, viewer: str, round: int | None = None) -> dict[str, Any]:
     """What `viewer` ("public", "host" or a player id) knows, as of the end of `round`."""
     records = records_as_of(match, round)
     seen = visible(records, viewer)

@@ -9,6 +9,7 @@ many clients) a 503 `store_busy` (nothing recorded: send it again). Only a bug a
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError
 from fastapi import FastAPI, Request
@@ -51,7 +52,7 @@ WHEN = {
 PROBLEM = {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 
 
-def responses(statuses: set[int], json: bool) -> dict[int | str, dict]:
+def responses(statuses: set[int], json: bool) -> dict[int | str, dict[str, Any]]:
     """The error answers of an operation: a JSON Problem, whatever its success is (FastAPI
     would state a model in the success's media type, so others get the content itself)."""
     if json:

@@ -154,7 +154,7 @@ class PlayerIn(Body):
 
     @property
     def names(self) -> list[str]:
-        return [self.player] if self.player is not None else list(self.players)
+        return [self.player] if self.player is not None else list(self.players or ())
 
 
 class GrantLine(Body):

@@ -9,14 +9,14 @@ from commands.http.errors import ApiError
 from commands.http.service import Service
 from commands.inputs import check_round
 from domain.decider import HOST, PUBLIC
-from domain.match import Match
+from domain.match import Reading
 from projections.dashboard import dashboard
 from projections.inbox import inbox
 from projections.standings import standings
 from projections.views import view
 
 
-def check_plays(match: Match, viewer: str) -> None:
+def check_plays(match: Reading, viewer: str) -> None:
     if viewer not in (PUBLIC, HOST, *match.players):
         raise ApiError(404, "unknown_player", f"{viewer!r} does not play in {match.match_id}")
 

@@ -18,7 +18,7 @@ from commands.http.hub import Hub
 from commands.http.tokens import Tokens
 from commands.store import URL_VARIABLE, database_url, persistence_env
 from projections import runner
-from projections.tables import open_views
+from projections.tables import datastore_of, open_views
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class Service:
         self.settings = settings
         self.env = persistence_env(database_url(settings.url))
         self.arbiter = Arbiter(settings.url, signer=settings.signer or signer_from())
-        self.views = open_views(self.arbiter.recorder.datastore, self.arbiter.mapper.cipher)
+        self.views = open_views(datastore_of(self.arbiter), self.arbiter.mapper.cipher)
         self.tokens = Tokens(self.arbiter)
         self.hub = Hub(self.views)
         self.deadlines = Deadlines(self.arbiter, self.views, self.submit)

@@ -12,6 +12,8 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections.abc import Callable
+from typing import TypeVar, cast
 from urllib.parse import quote
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -19,6 +21,9 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import retry
+
+A = TypeVar("A", bound=Aggregate)
+R = TypeVar("R")
 
 
 def new_token() -> str:
@@ -87,7 +92,7 @@ class Tokens:
     def set_host(self) -> str:
         """A new host token, replacing any other."""
         token = new_token()
-        found = self._get(HostToken.create_id())
+        found = self._get(HostToken.create_id(), HostToken)
         if found is None:
             self.app.save(HostToken(digest=digest_of(token)))
         else:
@@ -99,7 +104,8 @@ class Tokens:
     def issue(self, match_id: str, player: str) -> str:
         """A new token for `player` of `match_id` (the caller checked they play in it)."""
         token = new_token()
-        tokens = self._get(PlayerTokens.create_id(match_id)) or PlayerTokens(match_id=match_id)
+        tokens = self._get(PlayerTokens.create_id(match_id), PlayerTokens) or \
+            PlayerTokens(match_id=match_id)
         tokens.issue(player=player, digest=digest_of(token))
         self.app.save(tokens)
         return token
@@ -108,7 +114,8 @@ class Tokens:
     def issue_all(self, match_id: str, players: list[str]) -> dict[str, str]:
         """A new token for every player of `match_id`, in one save, replacing earlier ones."""
         issued = {player: new_token() for player in players}
-        tokens = self._get(PlayerTokens.create_id(match_id)) or PlayerTokens(match_id=match_id)
+        tokens = self._get(PlayerTokens.create_id(match_id), PlayerTokens) or \
+            PlayerTokens(match_id=match_id)
         for player, token in issued.items():
             tokens.issue(player=player, digest=digest_of(token))
         self.app.save(tokens)
@@ -117,31 +124,33 @@ class Tokens:
     def is_host(self, token: str) -> bool:
         digest = digest_of(token)
 
-        def holds(found: Aggregate | None) -> bool:
+        def holds(found: HostToken | None) -> bool:
             return found is not None and hmac.compare_digest(found.digest, digest)
 
-        return self._check(HostToken.create_id(), holds)
+        return self._check(HostToken.create_id(), HostToken, holds)
 
     def holder(self, match_id: str, token: str) -> str | None:
         """The player `token` was issued to in `match_id`, if any."""
         digest = digest_of(token)
-        return self._check(PlayerTokens.create_id(match_id),
+        return self._check(PlayerTokens.create_id(match_id), PlayerTokens,
                            lambda found: None if found is None else found.holder(digest))
 
-    def _check(self, aggregate_id: UUID, answer):
+    def _check(self, aggregate_id: UUID, kind: type[A], answer: Callable[[A | None], R]) -> R:
         """`answer(tokens)` from what was read lately, or from the store when that does not
         say yes."""
         seen = self._seen.get(aggregate_id)
         if seen is not None and time.monotonic() - seen[0] < FRESH:
-            found = answer(seen[1])
+            found = answer(cast(A | None, seen[1]))  # kept by the _get of this id
             if found:
                 return found
-        fresh = self._get(aggregate_id)
+        fresh = self._get(aggregate_id, kind)
         self._seen[aggregate_id] = (time.monotonic(), fresh)
         return answer(fresh)
 
-    def _get(self, aggregate_id: UUID) -> Aggregate | None:
+    def _get(self, aggregate_id: UUID, kind: type[A]) -> A | None:
         try:
-            return self.app.repository.get(aggregate_id)
+            found: Aggregate = self.app.repository.get(aggregate_id)
         except AggregateNotFoundError:
             return None
+        assert isinstance(found, kind)  # each id names one kind of aggregate
+        return found

@@ -19,7 +19,7 @@ _MODULES = {
 
 def get_game(game_id: str) -> Game:
     try:
-        return import_module(_MODULES[game_id])  # type: ignore[return-value]
+        return import_module(_MODULES[game_id])
     except KeyError:
         known = ", ".join(sorted(_MODULES))
         raise RuleViolation("unknown_game", f"no game {excerpt(game_id)}; known: {known}") from None

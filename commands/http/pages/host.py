@@ -125,7 +125,9 @@ def acting(svc: Service, request: Request, match_id: str, action: str,
             link = {"player": player, "path": f"/m/{path_part(match_id)}/join#"
                                               f"{svc.tokens.issue(match_id, player)}"}
             return match_page(svc, match_id, token, link=link)
-        names, args = ACTIONS[action](svc, match_id, data)
+        act = ACTIONS[action]
+        assert act is not None  # a link is answered above
+        names, args = act(svc, match_id, data)
         name, seqs = send(svc, match_id, names, args, data)
     except RuleViolation as error:
         refused = {"action": action, "command": str(data.get("command") or ""), "values": {},

@@ -95,7 +95,7 @@ def player_page(svc: Service, match_id: str, player: str, token: str, *, round: 
 
 def sent_of(receipt: dict[str, Any]) -> dict[str, Any]:
     """A receipt as the page lists it: the command the player sent, and where it is."""
-    command = next((p["data"] for p in receipt["parts"].values()
+    command: dict[str, Any] = next((p["data"] for p in receipt["parts"].values()
                     if p["kind"] == "CommandAccepted"), {})
     return {"seq": receipt["seq"], "hash": receipt["hash"], "round": receipt["entry"]["round"],
             "command": command.get("name"), "args": command.get("args", {})}

@@ -108,7 +108,7 @@ def record_dmo(season: SeasonId, body: DmoIn, svc: Svc) -> dict[str, Any]:
 @router.post("/seasons/{season}/rulings",
              summary="A host ruling with its reason (a Token of Life spent to stay, ...)")
 def rule(season: SeasonId, body: RulingIn, svc: Svc) -> dict[str, Any]:
-    svc.arbiter.rule(season, body.player, body.reason, changes=body.changes,
+    svc.arbiter.rule(season, body.player, body.reason, changes=dict(body.changes.items()),
                      status=body.status, at=now())
     svc.recorded()
     return {"season": season, **body.model_dump()}

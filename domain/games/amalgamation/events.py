@@ -133,7 +133,8 @@ def defaults_applied(round_number: int, drawn_roles: Mapping[str, str]) -> Event
 
 def money_spent(player: str, round_number: int, **amounts: int) -> Event:
     """To every player every round, zeros included, so an exchange shows nowhere (AM-R46)."""
-    return own(player, "MoneySpent", player=player, round=round_number, **amounts)
+    data = {"player": player, "round": round_number, **amounts}
+    return Event("MoneySpent", data, audience=(player,))
 
 
 def kong_round_resolved(**data: Any) -> Event:

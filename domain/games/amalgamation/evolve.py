@@ -47,11 +47,12 @@ def _added(counts: Mapping[str, int], extra: Mapping[str, int]) -> dict[str, int
 
 def opened(state: State, data: Data) -> State:
     given = data["gamewide_tiebreak"]
+    money: int = data["starting_money"]
     return replace(
         state,
         phase=PREGAME,
         gamewide_tiebreak=tuple(given) if given else (),
-        balances=dict.fromkeys(state.players, data["starting_money"]),
+        balances=dict.fromkeys(state.players, money),
     )
 
 

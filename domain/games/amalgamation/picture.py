@@ -84,18 +84,18 @@ def points_race(view: Mapping[str, Any]) -> str:
     for row, player in enumerate(players):
         y = top + row * (bar + gap)
         body.append(text(4, y + 16, short(player)))
-        x = float(left)
+        run = float(left)  # where the next part of the bar starts
         for index, game in enumerate(SUBGAMES):
             width = earned[game][player] * scale
             body.append(
-                f'<rect x="{x:g}" y="{y}" width="{width:g}" height="{bar}" '
+                f'<rect x="{run:g}" y="{y}" width="{width:g}" height="{bar}" '
                 f'fill="{GAME_COLOURS[index]}"/>'
             )
             if width >= 20:  # room for the figure inside its part of the bar
                 figure = str(earned[game][player])
-                body.append(text(x + width / 2, y + 16, figure, 12, text_anchor="middle"))
-            x += width
-        body.append(text(x + 4, y + 16, str(points[player]), 13, font_weight="bold"))
+                body.append(text(run + width / 2, y + 16, figure, 12, text_anchor="middle"))
+            run += width
+        body.append(text(run + 4, y + 16, str(points[player]), 13, font_weight="bold"))
         mark = outcome_mark(end, player)
         if mark:
             body.append(text(left, y + bar + 11, mark, 11))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from domain.games.amalgamation import chip_thief, events, investment, kong, minus_auction, scoring
-from domain.games.amalgamation.draws import GAME_ID, random_role
+from domain.games.amalgamation.draws import GAME_ID, RED, random_role
 from domain.games.amalgamation.guards import Args
 from domain.games.amalgamation.setup import ROUNDS
 from domain.games.amalgamation.state import State, Submission
@@ -106,7 +106,7 @@ def resolve_kong(turn: Turn, submissions: Submissions) -> None:
             round=state.round,
             result=result.result,
             losing_team_total=result.losing_team_total,
-            tie_total=result.totals[kong.RED] if tie_shows_amount else None,
+            tie_total=result.totals[RED] if tie_shows_amount else None,
             points=points,
         )
     )

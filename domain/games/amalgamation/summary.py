@@ -58,7 +58,8 @@ def summary_step(view: View, event: Event) -> None:
 def _round(view: View, number: int) -> dict[str, Any]:
     if not view["rounds"] or view["rounds"][-1]["round"] != number:
         view["rounds"].append({"round": number, "tiles": {}})
-    return view["rounds"][-1]
+    latest: dict[str, Any] = view["rounds"][-1]
+    return latest
 
 
 def opened(view: View, data: Data) -> None:

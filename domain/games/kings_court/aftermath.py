@@ -43,8 +43,9 @@ def close_ec_vote(turn: Turn, args: Mapping[str, Any]) -> None:
         if voter in aftermath.ec_ballots:
             counts[aftermath.ec_ballots[voter]] += 1
     if state.setup.ec_majority == "strict_of_party":
-        needed: int | None = len(aftermath.party) // 2 + 1
-        chosen = [candidate for candidate, count in counts.items() if count >= needed]
+        majority = len(aftermath.party) // 2 + 1
+        needed: int | None = majority
+        chosen = [candidate for candidate, count in counts.items() if count >= majority]
     else:
         needed = None
         most = max(counts.values())

@@ -103,7 +103,8 @@ class Teller:
                 "title": self.title(match_round),
                 "lines": [],
             }
-        return self.chapters[match_round]["lines"]
+        lines: list[str] = self.chapters[match_round]["lines"]
+        return lines
 
     def title(self, match_round: int) -> str:
         if match_round == 0:

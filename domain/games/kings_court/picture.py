@@ -55,7 +55,7 @@ def picture(view: View) -> str | None:
 
 
 def known_role(view: View, game: int, player: str) -> str | None:
-    role = view["roles"].get(str(game), {}).get(player)
+    role: str | None = view["roles"].get(str(game), {}).get(player)
     if role is None and any(k["game"] == game and k["king"] == player for k in view["kings"]):
         return "king"
     return role

@@ -6,7 +6,7 @@ Rejections reach only the submitter and name nothing the submitter did not alrea
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from domain.errors import RuleViolation
 from domain.games.kings_court import events
@@ -158,12 +158,12 @@ def king_gift(turn: Turn, actor: str, args: Args) -> None:
     game = turn.state.current()
     check_actor_is_king(game, actor)
     duke, noble = args.get("duke"), args.get("noble")
-    if not has_role(game, duke, DUKE) or not has_role(game, noble, NOBLE):
+    if not has_role(duke, game, DUKE) or not has_role(noble, game, NOBLE):
         raise RuleViolation("invalid_gift", "name one Duke and one Noble")
     turn.emit(events.king_gift_chosen(actor, duke, noble))
 
 
-def has_role(game: Game, player: object, role: str) -> bool:
+def has_role(player: object, game: Game, role: str) -> TypeGuard[str]:
     return isinstance(player, str) and game.secrets.roles.get(player) == role
 
 

@@ -14,10 +14,15 @@ LIST_LENGTH = 3
 class JudgeSettings(Protocol):
     """The Setup options that decide where the Judge lies (KC-R3, KC-R13, KC-R27)."""
 
-    annoyed_scope: str
-    lists_use: str
-    lists_may_include_king: bool
-    peek_uses_judge_view: bool
+    # read-only properties, so that a frozen Setup with Literal options matches
+    @property
+    def annoyed_scope(self) -> str: ...
+    @property
+    def lists_use(self) -> str: ...
+    @property
+    def lists_may_include_king(self) -> bool: ...
+    @property
+    def peek_uses_judge_view(self) -> bool: ...
 
 
 @dataclass(frozen=True)

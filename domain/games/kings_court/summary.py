@@ -63,7 +63,8 @@ def summary_step(view: View, event: Event) -> None:
 
 
 def _in_game(view: View, key: str, game: int) -> dict[str, Any]:
-    return view[key].setdefault(str(game), {})
+    entry: dict[str, Any] = view[key].setdefault(str(game), {})
+    return entry
 
 
 def match_created(view: View, data: Data) -> None:

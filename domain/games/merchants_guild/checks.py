@@ -3,20 +3,22 @@ depends on anything the actor does not know (rulebook §5.5)."""
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from domain.errors import RuleViolation
 from domain.games.merchants_guild.guild import BILL_NUMBERS, DIRECTIONS, WEEKS
 from domain.games.merchants_guild.state import State
 from domain.games.merchants_guild.turn import Turn
 
 
-def is_bill_number(value: object) -> bool:
+def is_bill_number(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value in BILL_NUMBERS
 
 
 def check_is_bill(value: object) -> int:
     if not is_bill_number(value):
         raise RuleViolation("unknown_bill", f"{value!r} is not a bill number 1..60")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def check_week_is(state: State, week: int) -> None:

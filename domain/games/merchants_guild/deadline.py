@@ -3,6 +3,8 @@ rulebook §4, ending in the settlement after week 8."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.games.merchants_guild import ballot, draws, events
 from domain.games.merchants_guild.guild import (
     BLACKMAIL_WEEK,
@@ -99,7 +101,9 @@ def report_investigations(turn: Turn) -> None:
         turn.emit(events.investigation_results(state.week, player, results))
 
 
-def investigation_result(state: State, kind: str, investigation: Investigation) -> dict:
+def investigation_result(
+    state: State, kind: str, investigation: Investigation
+) -> dict[str, Any]:
     aligned = state.alignments[investigation.target]
     matched = [house for house in investigation.houses if house in aligned]
     return {

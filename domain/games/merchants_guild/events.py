@@ -205,4 +205,4 @@ def tol_awarded(player: str, count: int, reason: str, pass_count: int | None) ->
 
 def totals_disclosed(player: str, **totals: int) -> Event:
     """A player's own pass count and garnet totals (rulebook §9: private at the settlement)."""
-    return _private(player, "TotalsDisclosed", player=player, **totals)
+    return Event("TotalsDisclosed", {"player": player, **totals}, audience=(player,))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from domain.games.merchants_guild.state import State
@@ -45,7 +46,7 @@ def results(state: State) -> dict[str, Any]:
     }
 
 
-def rank(settled: dict[str, Any], player: str) -> int:
+def rank(settled: Mapping[str, Any], player: str) -> int:
     """Dense: the most-gold winners 1, the losers (ECs) 3, everyone else 2."""
     if player in settled["winners"]:
         return WINNER_RANK

@@ -36,7 +36,8 @@ class Settlement:
     awards: list[Award]
 
     def gained(self, player: str) -> int:
-        return next(row["gold_after_tax"] for row in self.gold if row["player"] == player)
+        gold: int = next(row["gold_after_tax"] for row in self.gold if row["player"] == player)
+        return gold
 
 
 def settle(state: State) -> Settlement:

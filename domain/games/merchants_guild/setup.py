@@ -8,6 +8,7 @@ with `configure_match` respectively.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -183,7 +184,7 @@ def check_pairs(pairs: list[list[int]]) -> None:
         raise ValueError("pairs: every bill 1..60 must be in exactly one pair")
 
 
-def check_alignments(players: list[str], alignments: dict[str, list[str]]) -> None:
+def check_alignments(players: list[str], alignments: Mapping[str, Sequence[str]]) -> None:
     if sorted(alignments) != sorted(players):
         raise ValueError("alignments: give one entry for every player and no one else")
     combinations = set()

@@ -515,39 +515,39 @@ def this_weeks(view: Mapping[str, Any], viewer: str, kind: str) -> list[Mapping[
             if r["kind"] == kind and r["week"] == view["week"] and r["player"] == viewer]
 
 
-def vote_choices(view, viewer):
+def vote_choices(view: Data, viewer: str) -> dict[str, Any]:
     return {"bills": sorted(bill for pair in view["ballot"] for bill in pair)}
 
 
-def nominate_choices(view, viewer):
+def nominate_choices(view: Data, viewer: str) -> dict[str, Any]:
     open_bills = [b for b in BILL_NUMBERS if b not in presented(view)]
     return {"bill": open_bills, "direction": list(DIRECTIONS)}
 
 
-def push_choices(view, viewer):
+def push_choices(view: Data, viewer: str) -> dict[str, Any] | None:
     if any(r["paid"] for r in this_weeks(view, viewer, "nomination")):
         return None  # one paid push a week
     return nominate_choices(view, viewer)
 
 
-def lookup_choices(view, viewer):
+def lookup_choices(view: Data, viewer: str) -> dict[str, Any]:
     known = {bill for pair in view["pairs"] for bill in pair} | presented(view)
     known |= {r["bill"] for r in this_weeks(view, viewer, "partner_lookup")}
     return {"bill": [b for b in BILL_NUMBERS if b not in known]}
 
 
-def others(view, viewer):
+def others(view: Data, viewer: str) -> list[str] | None:
     return [p for p in view["players"] if p != viewer] or None
 
 
-def investigate_choices(view, viewer):
+def investigate_choices(view: Data, viewer: str) -> dict[str, Any]:
     extras = {r["target"] for r in this_weeks(view, viewer, "investigation") if r["extra"]}
     targets = others(view, viewer)
     return {"target": targets and [t for t in targets if t not in extras],
             "houses": list(HOUSES)}
 
 
-def extra_choices(view, viewer):
+def extra_choices(view: Data, viewer: str) -> dict[str, Any] | None:
     mine = this_weeks(view, viewer, "investigation")
     if any(r["extra"] for r in mine):
         return None  # the one extra investigation is bought
@@ -557,7 +557,7 @@ def extra_choices(view, viewer):
             "houses": list(HOUSES)}
 
 
-def blackmail_choices(view, viewer):
+def blackmail_choices(view: Data, viewer: str) -> dict[str, Any] | None:
     caught = [r["target"] for r in view["investigation_results"]
               if r["player"] == viewer and r["blackmail_right"]]
     return {"target": caught, "proceed": [True, False]} if caught else None

@@ -36,10 +36,10 @@ def house_state(listing: Iterable[Mapping[str, Any]]) -> str:
 
 def listed(items: Iterable[object]) -> str:
     """a, b and c"""
-    items = [str(item) for item in items]
-    if not items:
+    texts = [str(item) for item in items]
+    if not texts:
         return "none"
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" and {items[-1]}"
+    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + f" and {texts[-1]}"
 
 
 def bills(numbers: Iterable[int]) -> str:

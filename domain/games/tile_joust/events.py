@@ -297,7 +297,7 @@ def joust_step_closed(
 
 def joust_resolved(stage: Stage, joust: int, **data: object) -> Event:
     """tiles (values with colour, group and set as allowed), sums, winner, gains, totals."""
-    return _public("JoustResolved", set=stage, joust=joust, **data)
+    return Event("JoustResolved", {"set": stage, "joust": joust, **data})
 
 
 def joust_tiles_spent(stage: Stage, joust: int, tiles: dict[str, list[str]]) -> Event:
@@ -318,7 +318,7 @@ def final_joust_opened(pools: dict[str, int]) -> Event:
 
 def final_ended(**data: object) -> Event:
     """reason, remaining-tile points, totals, winner, loser, decided_by_tiebreak."""
-    return _public("FinalEnded", **data)
+    return Event("FinalEnded", data)
 
 
 def setup_revealed(orderings: Mapping[str, list[int]], items: Mapping[str, list[str]]) -> Event:

@@ -51,11 +51,15 @@ def _next_round(state: State, **changes: Any) -> State:
     return replace(state, round=state.round + 1, **changes)
 
 
-def _with_tile(hands: Mapping[str, tuple[str, ...]], player: str, tile: str) -> dict:
+def _with_tile(
+    hands: Mapping[str, tuple[str, ...]], player: str, tile: str
+) -> dict[str, tuple[str, ...]]:
     return {**hands, player: (*hands.get(player, ()), tile)}
 
 
-def _without_tile(hands: Mapping[str, tuple[str, ...]], player: str, tile: str) -> dict:
+def _without_tile(
+    hands: Mapping[str, tuple[str, ...]], player: str, tile: str
+) -> dict[str, tuple[str, ...]]:
     return {**hands, player: tuple(t for t in hands.get(player, ()) if t != tile)}
 
 

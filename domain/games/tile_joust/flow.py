@@ -32,7 +32,7 @@ def advance(turn: Turn) -> None:
 def next_move(state: State) -> Move | None:
     phase = state.phase
     if phase == BETWEEN_SETS:
-        return next_set if state.stage < state.setup.sets else ending.open_final
+        return next_set if state.set_number() < state.setup.sets else ending.open_final
     if phase == BIDDING:
         return (
             None

@@ -3,6 +3,8 @@ nothing the sender does not already know."""
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from domain.errors import RuleViolation
 from domain.games.tile_joust.state import State
 
@@ -18,5 +20,5 @@ def check_is_the_chooser(state: State, player: str) -> None:
         raise RuleViolation("NOT_YOUR_CHOICE", f"this choice is {state.chooser}'s")
 
 
-def is_whole_number(value: object) -> bool:
+def is_whole_number(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

@@ -115,9 +115,11 @@ def check_use(state: State, player: str, entry: object, earlier: list[Use]) -> U
         raise RuleViolation("ITEM_NOT_USABLE_NOW", f"{item} cannot be used now")
     if any(use.item == item for use in earlier):
         raise RuleViolation("DUPLICATE_ITEM_USE", f"{item} is named twice")
-    if item == TILE_INVERSION and tile not in state.hand(player):
+    if item != TILE_INVERSION:
+        return Use(item, None)
+    if not isinstance(tile, str) or tile not in state.hand(player):
         raise RuleViolation("TILE_NOT_HELD", "invert a tile of your current hand")
-    return Use(item, tile if item == TILE_INVERSION else None)
+    return Use(item, tile)
 
 
 def read_use(entry: object) -> tuple[object, object]:

@@ -56,7 +56,7 @@ def submit_tile(turn: Turn, player: str, args: Args) -> None:
     check_phase_is(state, JOUST_STEP, "submit_tile")
     joust = state.current_joust()
     tile = args.get("tile")
-    if tile not in state.hand(player):
+    if not isinstance(tile, str) or tile not in state.hand(player):
         raise RuleViolation("TILE_NOT_HELD", "commit a tile of your current hand")
     if joust.count(player) >= state.setup.joust_tile_cap:
         raise RuleViolation(

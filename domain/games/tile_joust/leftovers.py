@@ -18,7 +18,7 @@ Args = Mapping[str, Any]
 
 
 def leftover_tiles(state: State) -> list[str]:
-    return leftovers_of(state.stage, 2 if state.setup.final_match else 1)
+    return leftovers_of(state.set_number(), 2 if state.setup.final_match else 1)
 
 
 def leftover_step(turn: Turn) -> None:

@@ -77,7 +77,7 @@ def stage_name(stage: str) -> str:
 def header(drawing: Drawing, view: Data, colours: Mapping[str, str]) -> None:
     variant = "Death Match" if view["variant"] == "death_match" else "Final Match"
     drawing.text(LEFT, 20, f"Tile Joust, {variant}", size=16, weight="bold")
-    x = LEFT
+    x: float = LEFT
     for player in view["players"]:
         drawing.rect(x, 30, 12, 12, colours[player])
         label = f"{short(player, 12)}: {view['points'][player]} points"

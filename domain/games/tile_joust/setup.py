@@ -6,6 +6,7 @@ Every check raises ValueError; the framework turns the pydantic error into `inva
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from pydantic import ConfigDict, Field, model_validator
@@ -103,7 +104,7 @@ def check_final_match_roles(setup: Setup) -> None:
     check_allocation(setup, setup.item_allocation)
 
 
-def check_allocation(setup: Setup, allocation: dict[str, list[str]]) -> None:
+def check_allocation(setup: Setup, allocation: Mapping[str, Sequence[Item]]) -> None:
     if sorted(allocation) != sorted(setup.players):
         raise ValueError("item_allocation: give the items of both players")
     handed = [item for items in allocation.values() for item in items]

@@ -140,6 +140,10 @@ class State:
     def in_final(self) -> bool:
         return self.stage == FINAL
 
+    def set_number(self) -> int:
+        assert isinstance(self.stage, int), "the final joust is no set"
+        return self.stage
+
     def current_auction(self) -> Auction:
         assert self.auction is not None, "no auction outside the bidding"
         return self.auction

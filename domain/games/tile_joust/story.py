@@ -96,13 +96,13 @@ class Teller:
             self.chapters[-1]["lines"].append(f"Bidding so far: {', '.join(self.bids)}.")
         self.bids = []
 
-    def whose(self, audience: object) -> str:
+    def whose(self, audience: str | Sequence[str]) -> str:
         """Lines the public does not read say who alone was told."""
         if audience == PUBLIC:
             return ""
         if audience == HOST:
             return "(host only) "
-        return f"(only {and_list(list(audience))}) "  # type: ignore[arg-type]
+        return f"(only {and_list(list(audience))}) "
 
     def opens(self, title: str) -> None:
         self.opened += 1

@@ -11,6 +11,7 @@ from domain.games.totemic_might.auction import run_auction
 from domain.games.totemic_might.grid import LETTERS, SEASONS, SIGILS, TOTEMS
 from domain.games.totemic_might.ranking import starting_priority
 from domain.games.totemic_might.scale import deadline_answers
+from domain.games.totemic_might.setup import Setup
 from domain.games.totemic_might.spirits import grant_owed_spirits
 from domain.games.totemic_might.state import AUCTION, FINAL_WEIGHING
 from domain.games.totemic_might.transfers import settle_transfers
@@ -108,7 +109,7 @@ def disintegrate(turn: Turn) -> None:
 
 def auctions_are_over(turn: Turn) -> bool:
     """Step 9: at least `end_player_count` players at `end_chip_threshold` chips or fewer."""
-    setup = turn.state.setup
+    setup: Setup = turn.state.setup
     low = [p for p, chips in turn.state.chips.items() if chips <= setup.end_chip_threshold]
     return len(low) >= setup.end_player_count
 

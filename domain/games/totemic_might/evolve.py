@@ -223,7 +223,7 @@ def trial_copies_destroyed(state: State, data: Data) -> State:
 
 
 def transfers_settled(state: State, data: Data) -> State:
-    delta = Counter(data["copies_in"])
+    delta: Counter[str] = Counter(data["copies_in"])
     delta.subtract(data["copies_out"])
     return _trial_plus(state, data["player"], delta)
 

@@ -4,6 +4,7 @@ tokens players write (`S:` spirit totem, `T:` trial copy, `B:` balloon, `C:` fin
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeGuard
 
 SEASONS = ("Summer", "Void", "Spring", "Winter")
 SIGILS = ("Secret", "Creature", "Future", "Land", "Sky")
@@ -17,7 +18,7 @@ SPIRIT, TRIAL, BALLOON, COPY = "S", "T", "B", "C"
 _PLACE = {totem: index for index, totem in enumerate(TOTEMS)}
 
 
-def is_totem(value: object) -> bool:
+def is_totem(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and value in _PLACE
 
 

@@ -33,10 +33,10 @@ def assign_letters(
         if free:
             assigned[free[0]] = letter
         bumped.update(player for player in asking if player not in free[:1])
-    cycle = Cycle(before | set(assigned.values()), assigned)
+    cycle = Cycle(before | {v for v in assigned.values() if v is not None}, assigned)
     cycle.refresh_if_full()
     for player in (p for p in ranked if p in bumped):  # the bump phase, in rank order
-        letter = next(
+        found = next(
             (
                 candidate
                 for candidate in letters_from(requests[player])
@@ -44,9 +44,9 @@ def assign_letters(
             ),
             None,
         )
-        assigned[player] = letter
-        if letter is not None:
-            cycle.taken.add(letter)
+        assigned[player] = found
+        if found is not None:
+            cycle.taken.add(found)
             cycle.refresh_if_full()
     return SnakeDeal(
         assigned={player: assigned[player] for player in ranked},

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from domain.games.totemic_might.grid import trial_totems
-from domain.games.totemic_might.setup import Setup
+from domain.games.totemic_might.setup import Setup, SnakeHint
 
 NOT_STARTED = "not_started"
 AUCTION = "auction"
@@ -153,5 +153,5 @@ class State:
         """The one player owed a spirit totem, who chooses it; None for none or a group."""
         return self.owed[0] if len(self.owed) == 1 else None
 
-    def hint(self, letter: str) -> dict[str, object]:
-        return next(h.model_dump() for h in self.setup.snake_hints if h.letter == letter)
+    def hint(self, letter: str) -> SnakeHint:
+        return next(h for h in self.setup.snake_hints if h.letter == letter)

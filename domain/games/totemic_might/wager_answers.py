@@ -37,7 +37,8 @@ class Settlement:
     def drawn_lift(self, options: tuple[int, ...], label: str, player: str) -> int:
         lift = draw(self.state.setup, self.state.seed, options, label, self.state.round, player)
         self.draws.append(lift)
-        return lift.outcome
+        outcome: int = lift.outcome
+        return outcome
 
 
 def settle_wagers(turn: Turn) -> None:
@@ -95,12 +96,12 @@ def snake(settlement: Settlement, player: str, wager: Wager, deal: SnakeDeal) ->
     if letter is None:
         return None
     hint = settlement.state.hint(letter)
-    made = settlement.balloon(player, SNAKE, hint["lift"])
+    made = settlement.balloon(player, SNAKE, hint.lift)
     return {
         "letter": letter,
         "bumped": letter != wager.letter,
-        "hint": hint["text"],
-        "lift": hint["lift"],
+        "hint": hint.text,
+        "lift": hint.lift,
         "balloon": made["id"],
     }
 
