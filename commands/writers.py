@@ -20,7 +20,7 @@ import random
 import threading
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Protocol
 
 from domain.errors import RuleViolation
@@ -42,7 +42,7 @@ class Busy(RuleViolation):
 
 
 class Writers(Protocol):
-    def holding(self, name: str) -> Iterator[None]: ...  # a context manager
+    def holding(self, name: str) -> AbstractContextManager[None]: ...
 
     def close(self) -> None: ...
 

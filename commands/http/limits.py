@@ -13,7 +13,6 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -59,7 +58,7 @@ class RateLimit:
         await self.app(scope, receive, send)
 
 
-def bearer(scope: dict[str, Any]) -> bytes | None:
+def bearer(scope: Scope) -> bytes | None:
     for name, value in scope.get("headers", ()):
         if name == b"authorization" and value[:7].lower() == b"bearer ":
             return value[7:].strip() or None

@@ -13,6 +13,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    JsonValue,
     StringConstraints,
     model_validator,
 )
@@ -225,6 +226,10 @@ class TransferIn(Body):
     reason: Text = "trade"
 
 
+def game_enum(schema: dict[str, JsonValue]) -> None:
+    schema["enum"] = [*game_ids()]
+
+
 class MatchIn(Body):
     model_config = ConfigDict(json_schema_extra={"anyOf": [
         {"required": ["players"]}, {"required": ["from"]},
@@ -232,7 +237,7 @@ class MatchIn(Body):
 
     match: Name
     season: str = Field(pattern=SEASON_PATTERN)
-    game: str = Field(json_schema_extra=lambda schema: schema.update(enum=game_ids()),
+    game: str = Field(json_schema_extra=game_enum,
                       description="One of the games `arbiter games` lists")
     players: Annotated[list[Name], Field(min_length=1, max_length=100)] | Omitted = Field(
         default=None,
