@@ -20,21 +20,13 @@ from hashlib import sha256
 from itertools import chain
 from typing import Any
 
-from pydantic import ValidationError
-
 from audit.bundle import HEADER as MATCH_HEADER
 from audit.bundle import b64
 from audit.canonical import EVENT_PREFIX, commitment, entry_bytes, salt
 from audit.errors import AuditError
 from audit.merkle import TreeBuilder, leaf_hash, verify_consistency, verify_inclusion
 from audit.notes import (
-    Checkpoint,
-    NoteError,
     VerifierKey,
-    parse_checkpoint,
-    parse_note,
-    parse_verifier_key,
-    verify_note,
 )
 from audit.season_bundle import (
     CHECKPOINT,
@@ -50,7 +42,17 @@ from audit.season_bundle import (
     kind_of,
 )
 from audit.season_signing import parse_season_extensions, standings_hash
-from audit.verify import Audit, _check_part, _parse, _respelled, _unb64_hash, note_failure, verify
+from audit.verify import (
+    Audit,
+    _check_part,
+    _parse,
+    _unb64_hash,
+    lines_found,
+    read_header,
+    signed_by,
+    signed_checkpoint,
+    verify,
+)
 from audit.witness import Seen, check_not_rolled_back, check_seen
 from domain.decider import PUBLIC
 from domain.envelope import GENESIS_PREV, SEASON_PREFIX, VERSION
@@ -95,11 +97,7 @@ class SeasonAudit:
     def findings(self) -> list[tuple[str, str]]:
         """What was checked and what it showed, as (what, finding) pairs."""
         h = self.header
-        found = [("entries", f"{self.entries}: every line canonical, every hash and chain "
-                  "link holds")]
-        if h.kind == FULL:
-            found.append(("openings", f"{self.opened} sealed parts open to their commitments "
-                          "with the salts the salt key derives"))
+        found = lines_found(h.kind, self.entries, self.opened)
         found.append(("matches", f"{self.match_notes} signed match checkpoints, each "
                       "extending the one before"))
         covered = f"{self.cited - self.uncovered} under their match's signed checkpoint"
@@ -111,10 +109,7 @@ class SeasonAudit:
             found.append(("checkpoints", f"{len(self.checkpoints)}, each extending the one "
                           "before and signing the standings recomputed here; the last covers "
                           f"{self.checkpoints[-1]} of {self.entries} entries"))
-            source = self.key_source or ("pinned with --key" if self.pinned else
-                                         "named by the header: pass --key to pin the key the "
-                                         "host published")
-            found.append(("signed by", f"{self.signer} ({source})"))
+            found.append(signed_by(self.signer, self.key_source, self.pinned))
         else:
             found.append(("checkpoints", "none: nothing in this bundle is signed"))
         seen = "every entry" if h.kind == FULL else "every public entry (garnets are sealed)"
@@ -251,20 +246,7 @@ class _SeasonVerifier:
     def _header(self, value: Any) -> None:
         if kind_of(value) != HEADER:
             raise AuditError("malformed_header", "the first line must be the header")
-        try:
-            header = SeasonHeader.model_validate(value[HEADER])
-        except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(x) for x in first["loc"]) or "header"
-            raise AuditError("malformed_header", f"{where}: {first['msg']}") from None
-        signer = None
-        if header.host_key is not None:
-            try:
-                signer = parse_verifier_key(header.host_key)
-            except NoteError as error:
-                raise AuditError("malformed_header", f"host_key: {error}") from None
-            if str(signer) != header.host_key:
-                raise AuditError("malformed_header", "host_key is not in its one spelling")
+        header, signer = read_header(SeasonHeader, value[HEADER])
         self.keys = self.keys or ([signer] if signer else [])
         self.audit = SeasonAudit(header, signer=self.keys[0] if self.keys else None,
                                  pinned=self.trusted is not None)
@@ -289,7 +271,7 @@ class _SeasonVerifier:
                     isinstance(n["note"], str) and isinstance(n["consistency"], list)):
                 raise AuditError("malformed_checkpoint", f"a checkpoint of {expected} is "
                                  "{note, consistency}")
-            checkpoint = self._signed(n["note"], origin, None)
+            checkpoint = signed_checkpoint(n["note"], self.keys, origin, None)
             proof = [_unb64_hash(h, None) for h in n["consistency"]]
             if (previous is None and proof) or (previous is not None and not verify_consistency(
                     previous[0], checkpoint.size, previous[1], checkpoint.root, proof)):
@@ -299,24 +281,6 @@ class _SeasonVerifier:
             previous = (checkpoint.size, checkpoint.root)
         self.started.match_notes += len(signed)
         self.matches[expected] = signed
-
-    def _signed(self, note: str, origin: str, seq: int | None) -> Checkpoint:
-        """The checkpoint a note signs, once its signature, spelling and origin hold."""
-        if not self.keys:
-            raise AuditError("no_host_key", "the header names no host key: pass --key", seq)
-        try:
-            verify_note(note, self.keys)
-            parsed = parse_note(note)
-            checkpoint = parse_checkpoint(parsed.text)
-        except NoteError as error:
-            raise note_failure(error, seq) from None
-        if _respelled(parsed) != note:
-            raise AuditError("malformed_checkpoint", "a signature line is not in its one "
-                             "canonical spelling", seq)
-        if checkpoint.origin != origin:
-            raise AuditError("wrong_origin", f"the checkpoint is for {checkpoint.origin!r}, not "
-                             f"{origin!r}", seq)
-        return checkpoint
 
     # -- entries ----------------------------------------------------------------------------
 
@@ -558,7 +522,7 @@ class _SeasonVerifier:
         if announced is not None and len(self.started.checkpoints) >= announced:
             raise AuditError("unexpected_line", f"the header announces {announced} "
                              "checkpoints", seq)
-        checkpoint = self._signed(c["note"], self.started.header.origin, seq)
+        checkpoint = signed_checkpoint(c["note"], self.keys, self.started.header.origin, seq)
         close = parse_season_extensions(checkpoint.extensions)
         if checkpoint.size != self.size:
             raise AuditError("checkpoint_misplaced", f"a checkpoint of size {checkpoint.size} "

@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from hashlib import sha256
 from itertools import islice
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from audit.bundle import (
     CHECKPOINT,
@@ -50,6 +50,7 @@ from audit.canonical import (
 from audit.errors import AuditError
 from audit.merkle import HASH_SIZE, TreeBuilder, leaf_hash, verify_consistency, verify_inclusion
 from audit.notes import (
+    Checkpoint,
     Note,
     NoteError,
     VerifierKey,
@@ -130,11 +131,7 @@ class Audit:
     def findings(self) -> list[tuple[str, str]]:
         """What was checked and what it showed, as (what, finding) pairs."""
         h = self.header
-        found = [("entries", f"{self.entries}: every line canonical, every hash and chain link "
-                  "holds")]
-        if h.kind == FULL:
-            found.append(("openings", f"{self.opened} sealed parts open to their commitments "
-                          "with the salts the salt key derives"))
+        found = lines_found(h.kind, self.entries, self.opened)
         seed = "revealed at the end: it matches its commitment and re-derives the match seed" \
             if self.seed_revealed else "not revealed yet"
         if h.kind == FULL:
@@ -147,10 +144,7 @@ class Audit:
             found.append(("checkpoints", f"{len(self.checkpoints)}, each extending the one "
                           f"before; the last (round {last.round}) covers {last.size} of "
                           f"{self.entries} entries"))
-            source = self.key_source or ("pinned with --key" if self.pinned else
-                                         "named by the header: pass --key to pin the key the "
-                                         "host published")
-            found.append(("signed by", f"{self.signer} ({source})"))
+            found.append(signed_by(self.signer, self.key_source, self.pinned))
         elif h.unsigned:
             found.append(("checkpoints", "none: the host created this match unsigned (its "
                           "genesis entry says so): nothing in this bundle is signed"))
@@ -170,6 +164,22 @@ class Audit:
         """One screen: what was checked and what it showed."""
         return [self.title(), *(f"{what:<12} {finding}" for what, finding in self.findings()),
                 "verified"]
+
+
+def lines_found(kind: str, entries: int, opened: int) -> list[tuple[str, str]]:
+    """The findings every verified bundle opens with."""
+    found = [("entries", f"{entries}: every line canonical, every hash and chain link holds")]
+    if kind == FULL:
+        found.append(("openings", f"{opened} sealed parts open to their commitments with the "
+                      "salts the salt key derives"))
+    return found
+
+
+def signed_by(signer: VerifierKey | None, key_source: str | None,
+              pinned: bool) -> tuple[str, str]:
+    source = key_source or ("pinned with --key" if pinned else "named by the header: pass "
+                            "--key to pin the key the host published")
+    return ("signed by", f"{signer} ({source})")
 
 
 def verify(stream: Iterable[bytes], key: VerifierKey | None = None,
@@ -270,20 +280,7 @@ class _Verifier:
     def _header(self, value: Any) -> None:
         if kind_of(value) != HEADER:
             raise AuditError("malformed_header", "the first line must be the header")
-        try:
-            header = Header.model_validate(value[HEADER])
-        except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(x) for x in first["loc"]) or "header"
-            raise AuditError("malformed_header", f"{where}: {first['msg']}") from None
-        signer = None
-        if header.host_key is not None:
-            try:
-                signer = parse_verifier_key(header.host_key)
-            except NoteError as error:
-                raise AuditError("malformed_header", f"host_key: {error}") from None
-            if str(signer) != header.host_key:  # e.g. an upper-case key hash
-                raise AuditError("malformed_header", "host_key is not in its one spelling")
+        header, signer = read_header(Header, value[HEADER])
         self.keys = self.keys or ([signer] if signer else [])
         self.audit = Audit(header, signer=self.keys[0] if self.keys else None,
                            pinned=self.trusted is not None, log=[] if self.keep_log else None)
@@ -474,20 +471,7 @@ class _Verifier:
         if announced is not None and len(self.started.checkpoints) >= announced:
             raise AuditError("unexpected_line", f"the header announces {announced} "
                              "checkpoints", seq)
-        if not self.keys:
-            raise AuditError("no_host_key", "the header names no host key: pass --key", seq)
-        note = c["note"]
-        try:
-            verify_note(note, self.keys)
-            parsed = parse_note(note)
-            checkpoint = parse_checkpoint(parsed.text)
-        except NoteError as error:
-            raise note_failure(error, seq) from None
-        if _respelled(parsed) != note:
-            raise AuditError("malformed_checkpoint", "a signature line is not in its one "
-                             "canonical spelling", seq)
-        if checkpoint.origin != self.started.header.origin:
-            raise AuditError("wrong_origin", f"the checkpoint is for {checkpoint.origin!r}", seq)
+        checkpoint = signed_checkpoint(c["note"], self.keys, self.started.header.origin, seq)
         close = parse_extensions(checkpoint.extensions)
         self._check_placement(checkpoint.size, seq)
         previous = self.started.checkpoints[-1] if self.started.checkpoints else None
@@ -508,8 +492,8 @@ class _Verifier:
         if self.rerun is not None and state_root(self.rerun.configured) != close.state_root:
             raise AuditError("state_root_mismatch", f"the signed state root of round "
                              f"{close.round} is not the re-run's", seq)
-        self.started.checkpoints.append(SignedCheckpoint(close.round, checkpoint.size,
-                                                       checkpoint.root, close.state_root, note))
+        self.started.checkpoints.append(SignedCheckpoint(
+            close.round, checkpoint.size, checkpoint.root, close.state_root, c["note"]))
         self.started.marks[close.round] = RoundMark(close.round, checkpoint.size, log_root.hex(),
                                                   close.state_root)
         self.closed = close.round
@@ -564,6 +548,49 @@ class _Verifier:
             raise AuditError("missing_checkpoint", f"the header announces {announced} "
                              f"checkpoints, the bundle holds {held}: the last were cut",
                              self.size)
+
+
+H = TypeVar("H", bound=BaseModel)
+
+
+def read_header(model: type[H], value: Any) -> tuple[H, VerifierKey | None]:
+    """A bundle's header and the host key it names, each in its one spelling."""
+    try:
+        header = model.model_validate(value)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "header"
+        raise AuditError("malformed_header", f"{where}: {first['msg']}") from None
+    host_key = getattr(header, "host_key", None)
+    if host_key is None:
+        return header, None
+    try:
+        signer = parse_verifier_key(host_key)
+    except NoteError as error:
+        raise AuditError("malformed_header", f"host_key: {error}") from None
+    if str(signer) != host_key:  # e.g. an upper-case key hash
+        raise AuditError("malformed_header", "host_key is not in its one spelling")
+    return header, signer
+
+
+def signed_checkpoint(note: str, keys: list[VerifierKey], origin: str,
+                      seq: int | None) -> Checkpoint:
+    """The checkpoint a note signs, once its signature, spelling and origin hold."""
+    if not keys:
+        raise AuditError("no_host_key", "the header names no host key: pass --key", seq)
+    try:
+        verify_note(note, keys)
+        parsed = parse_note(note)
+        checkpoint = parse_checkpoint(parsed.text)
+    except NoteError as error:
+        raise note_failure(error, seq) from None
+    if _respelled(parsed) != note:
+        raise AuditError("malformed_checkpoint", "a signature line is not in its one "
+                         "canonical spelling", seq)
+    if checkpoint.origin != origin:
+        raise AuditError("wrong_origin", f"the checkpoint is for {checkpoint.origin!r}, not "
+                         f"{origin!r}", seq)
+    return checkpoint
 
 
 def note_failure(error: NoteError, seq: int | None) -> AuditError:
