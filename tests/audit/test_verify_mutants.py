@@ -456,3 +456,11 @@ def test_results_without_ranks_report_the_outcome_alone(story):
     audit = verified(bundle_of(story, PUBLIC))
     audit.results = {"outcome": "abandoned"}
     assert "outcome      abandoned; ranks " in audit.report()
+
+
+def test_a_bundle_cut_cleanly_after_an_entry_is_truncated_at_the_next(story):
+    """Nothing pending, no seal awaiting its proof: the header's count alone shows the cut."""
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    index = next(i for i, raw in enumerate(lines)
+                 if kind_of(v := json.loads(raw)) == ENTRY and v["seq"] == 20)
+    assert failure(b"".join(lines[:index + 1])) == ("truncated", 21)
