@@ -128,13 +128,14 @@ def test_an_empty_bundle_and_a_first_line_that_is_no_header():
 
 
 def test_each_kind_of_line_out_of_place(story):
+    # Each put after entry 2, which the error names.
     lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
     header = lines[0]
-    assert failure(b"".join([*lines[:3], header, *lines[3:]]))[0] == "unexpected_line"
-    assert failure(b"".join([*lines[:3], line({"what": 1}).encode(), *lines[3:]]))[0] == \
-        "malformed_line"
+    assert failure(b"".join([*lines[:3], header, *lines[3:]])) == ("unexpected_line", 2)
+    assert failure(b"".join([*lines[:3], line({"what": 1}).encode(), *lines[3:]])) == \
+        ("malformed_line", 2)
     opened = next(raw for raw in lines if kind_of(json.loads(raw)) == OPENED)
-    assert failure(b"".join([*lines[:3], opened, *lines[3:]]))[0] == "unexpected_line"
+    assert failure(b"".join([*lines[:3], opened, *lines[3:]])) == ("unexpected_line", 2)
 
 
 def test_a_checkpoint_line_of_the_wrong_shape(story):
