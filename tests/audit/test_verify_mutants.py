@@ -13,7 +13,7 @@ from audit import keys
 from audit.bundle import CHECKPOINT, ENTRY, FULL, HEADER, OPENED, OPENING, PUBLIC, kind_of, line
 from audit.checkpoints import leaves
 from audit.errors import AuditError
-from audit.merkle import consistency_proof, root
+from audit.merkle import consistency_proof, inclusion_proof, root
 from audit.notes import checkpoint_body, parse_checkpoint, parse_note, parse_verifier_key
 from audit.signing import extensions, parse_extensions
 from domain.envelope import entry_hash
@@ -280,6 +280,16 @@ def test_a_seal_proof_line_that_does_not_hold(story, edit):
     assert failure(opened_line(bundle_of(story, PUBLIC), edit)) == ("bad_seal_opening", 33)
 
 
+def claimed(data: bytes, edit) -> bytes:
+    """The SealOpened entry (33) with its claim edited and re-hashed, and its proof line made
+    again over the edited log, so the claim itself is what is checked."""
+    edited = rehashed(data, 33, lambda e: edit(e["public"]))
+    entries = [v for v in values(edited) if kind_of(v) == ENTRY][:33]
+    proof = inclusion_proof(8, leaves(entries))
+    return opened_line(edited, lambda o: o.update(
+        proof=[base64.b64encode(h).decode() for h in proof]))
+
+
 @pytest.mark.parametrize("edit", [
     lambda c: c.update(extra=1),
     lambda c: c.pop("salt"),
@@ -291,12 +301,18 @@ def test_a_seal_proof_line_that_does_not_hold(story, edit):
     lambda c: c.update(index=1),                                 # the padding part's seal
     lambda c: c.update(index=2),                                 # no such seal
     lambda c: c.update(index=-1),
+    lambda c: c.update(salt="0" * 64),
     lambda c: c["part"]["data"].update(secret=c["part"]["data"]["secret"] + 1),
-    lambda c: c["part"].update(audience=["ann", 5]),             # a part of the wrong shape
 ])
 def test_a_seal_opened_that_does_not_open_its_seal(story, edit):
-    data = rehashed(bundle_of(story, PUBLIC), 33, lambda e: edit(e["public"]))
-    assert failure(data) == ("bad_seal_opening", 33)
+    assert failure(claimed(bundle_of(story, PUBLIC), edit)) == ("bad_seal_opening", 33)
+
+
+def test_a_seal_opened_as_claimed_verifies_and_its_part_must_be_a_part(story):
+    data = bundle_of(story, PUBLIC)
+    assert verified(claimed(data, lambda c: None)).entries == 35  # the helper alone changes nothing
+    assert failure(claimed(data, lambda c: c["part"].update(audience=["ann", 5]))) == \
+        ("bad_opening", 33)
 
 
 def test_seal_opened_names_an_earlier_entry_only(story):
