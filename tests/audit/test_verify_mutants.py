@@ -16,6 +16,7 @@ from audit.errors import AuditError
 from audit.merkle import consistency_proof, inclusion_proof, root
 from audit.notes import checkpoint_body, parse_checkpoint, parse_note, parse_verifier_key
 from audit.signing import extensions, parse_extensions
+from audit.witness import Seen
 from domain.envelope import entry_hash
 from tests.audit.test_bundle import (
     PLAYERS,
@@ -481,3 +482,23 @@ def test_a_bundle_cut_cleanly_after_an_entry_is_truncated_at_the_next(story):
     index = next(i for i, raw in enumerate(lines)
                  if kind_of(v := json.loads(raw)) == ENTRY and v["seq"] == 20)
     assert failure(b"".join(lines[:index + 1])) == ("truncated", 21)
+
+
+@pytest.mark.parametrize("raw", [b'{"seq":\xff}\n', b"{not json\n"])
+def test_a_line_that_is_not_utf8_json_is_malformed(story, raw):
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    assert failure(b"".join([*lines[:3], raw, *lines[3:]]))[0] == "malformed_line"
+
+
+def test_a_bundle_without_checkpoints_of_a_log_seen_signed_is_rolled_back(story):
+    """Seen signed at the close of round 0 (size 10); a bundle of the same match that holds no
+    checkpoint at all covers 0 entries under a signature: rolled back."""
+    round_0 = next(n for n in story.checkpoints("m1").notes if n["round"] == 0)
+    cp = parse_checkpoint(parse_note(round_0["note"]).text)
+    seen = Seen("arbiter/match/m1", SIGNER.verifier_key(), cp.size, cp.root)
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header[HEADER]["checkpoints"] = 0
+    bare = [line(header).encode(), *(raw for raw in lines[1:]
+                                      if kind_of(json.loads(raw)) != CHECKPOINT)]
+    assert failure(b"".join(bare), seen=seen, complete=False) == ("rolled_back", 35)
