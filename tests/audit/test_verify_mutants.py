@@ -13,9 +13,10 @@ from audit import keys
 from audit.bundle import CHECKPOINT, ENTRY, FULL, HEADER, OPENED, OPENING, PUBLIC, kind_of, line
 from audit.checkpoints import leaves
 from audit.errors import AuditError
-from audit.merkle import consistency_proof, root
+from audit.merkle import consistency_proof, inclusion_proof, root
 from audit.notes import checkpoint_body, parse_checkpoint, parse_note, parse_verifier_key
 from audit.signing import extensions, parse_extensions
+from audit.witness import Seen
 from domain.envelope import entry_hash
 from tests.audit.test_bundle import (
     PLAYERS,
@@ -128,13 +129,14 @@ def test_an_empty_bundle_and_a_first_line_that_is_no_header():
 
 
 def test_each_kind_of_line_out_of_place(story):
+    # Each put after entry 2, which the error names.
     lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
     header = lines[0]
-    assert failure(b"".join([*lines[:3], header, *lines[3:]]))[0] == "unexpected_line"
-    assert failure(b"".join([*lines[:3], line({"what": 1}).encode(), *lines[3:]]))[0] == \
-        "malformed_line"
+    assert failure(b"".join([*lines[:3], header, *lines[3:]])) == ("unexpected_line", 2)
+    assert failure(b"".join([*lines[:3], line({"what": 1}).encode(), *lines[3:]])) == \
+        ("malformed_line", 2)
     opened = next(raw for raw in lines if kind_of(json.loads(raw)) == OPENED)
-    assert failure(b"".join([*lines[:3], opened, *lines[3:]]))[0] == "unexpected_line"
+    assert failure(b"".join([*lines[:3], opened, *lines[3:]])) == ("unexpected_line", 2)
 
 
 def test_a_checkpoint_line_of_the_wrong_shape(story):
@@ -279,6 +281,16 @@ def test_a_seal_proof_line_that_does_not_hold(story, edit):
     assert failure(opened_line(bundle_of(story, PUBLIC), edit)) == ("bad_seal_opening", 33)
 
 
+def claimed(data: bytes, edit) -> bytes:
+    """The SealOpened entry (33) with its claim edited and re-hashed, and its proof line made
+    again over the edited log, so the claim itself is what is checked."""
+    edited = rehashed(data, 33, lambda e: edit(e["public"]))
+    entries = [v for v in values(edited) if kind_of(v) == ENTRY][:33]
+    proof = inclusion_proof(8, leaves(entries))
+    return opened_line(edited, lambda o: o.update(
+        proof=[base64.b64encode(h).decode() for h in proof]))
+
+
 @pytest.mark.parametrize("edit", [
     lambda c: c.update(extra=1),
     lambda c: c.pop("salt"),
@@ -290,12 +302,18 @@ def test_a_seal_proof_line_that_does_not_hold(story, edit):
     lambda c: c.update(index=1),                                 # the padding part's seal
     lambda c: c.update(index=2),                                 # no such seal
     lambda c: c.update(index=-1),
+    lambda c: c.update(salt="0" * 64),
     lambda c: c["part"]["data"].update(secret=c["part"]["data"]["secret"] + 1),
-    lambda c: c["part"].update(audience=["ann", 5]),             # a part of the wrong shape
 ])
 def test_a_seal_opened_that_does_not_open_its_seal(story, edit):
-    data = rehashed(bundle_of(story, PUBLIC), 33, lambda e: edit(e["public"]))
-    assert failure(data) == ("bad_seal_opening", 33)
+    assert failure(claimed(bundle_of(story, PUBLIC), edit)) == ("bad_seal_opening", 33)
+
+
+def test_a_seal_opened_as_claimed_verifies_and_its_part_must_be_a_part(story):
+    data = bundle_of(story, PUBLIC)
+    assert verified(claimed(data, lambda c: None)).entries == 35  # the helper alone changes nothing
+    assert failure(claimed(data, lambda c: c["part"].update(audience=["ann", 5]))) == \
+        ("bad_opening", 33)
 
 
 def test_seal_opened_names_an_earlier_entry_only(story):
@@ -456,3 +474,31 @@ def test_results_without_ranks_report_the_outcome_alone(story):
     audit = verified(bundle_of(story, PUBLIC))
     audit.results = {"outcome": "abandoned"}
     assert "outcome      abandoned; ranks " in audit.report()
+
+
+def test_a_bundle_cut_cleanly_after_an_entry_is_truncated_at_the_next(story):
+    """Nothing pending, no seal awaiting its proof: the header's count alone shows the cut."""
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    index = next(i for i, raw in enumerate(lines)
+                 if kind_of(v := json.loads(raw)) == ENTRY and v["seq"] == 20)
+    assert failure(b"".join(lines[:index + 1])) == ("truncated", 21)
+
+
+@pytest.mark.parametrize("raw", [b'{"seq":\xff}\n', b"{not json\n"])
+def test_a_line_that_is_not_utf8_json_is_malformed(story, raw):
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    assert failure(b"".join([*lines[:3], raw, *lines[3:]]))[0] == "malformed_line"
+
+
+def test_a_bundle_without_checkpoints_of_a_log_seen_signed_is_rolled_back(story):
+    """Seen signed at the close of round 0 (size 10); a bundle of the same match that holds no
+    checkpoint at all covers 0 entries under a signature: rolled back."""
+    round_0 = next(n for n in story.checkpoints("m1").notes if n["round"] == 0)
+    cp = parse_checkpoint(parse_note(round_0["note"]).text)
+    seen = Seen("arbiter/match/m1", SIGNER.verifier_key(), cp.size, cp.root)
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header[HEADER]["checkpoints"] = 0
+    bare = [line(header).encode(), *(raw for raw in lines[1:]
+                                      if kind_of(json.loads(raw)) != CHECKPOINT)]
+    assert failure(b"".join(bare), seen=seen, complete=False) == ("rolled_back", 35)
