@@ -148,12 +148,14 @@ class AdvisoryWriters:
         except psycopg.OperationalError as error:
             raise Busy(refused(error), "store_busy") from None
         try:
-            try:
-                conn.execute(f"SET lock_timeout = {int(self.wait * 1000)}")
+            try:  # lock_timeout 0 would wait for ever: a millisecond at least
+                conn.execute(f"SET lock_timeout = {max(1, int(self.wait * 1000))}")
                 conn.execute("SELECT pg_advisory_lock(%s)", (key,))
             except psycopg.errors.LockNotAvailable:
                 raise Busy(f"{name}: other writers held it for {self.wait:g} s; nothing was "
                            "recorded, send it again") from None
+            except psycopg.OperationalError as error:  # the connection lost meanwhile
+                raise Busy(refused(error), "store_busy") from None
             try:
                 yield
             finally:
