@@ -258,6 +258,7 @@ def test_an_abandoned_match_reveals_its_seed_and_refuses_everything():
     refused("host_only", match, "ann", "end", {"reason": "bored"})
     seqs = send(match, "host", "end", {"reason": "server down"})
     assert kinds(match, seqs) == ["CommandAccepted", "MatchAbandoned", "SeedRevealed"]
+    assert [match.record(s)["role"] for s in seqs] == ["command", "meta", "meta"]
     assert match.record(seqs[1])["entry"]["public"] == {"reason": "server down"}
     assert match.phase == "ended"
     # The game never finished: the match refuses everything itself.
@@ -272,6 +273,7 @@ def test_a_deadline_is_a_text_for_the_round_set_by_the_host():
         refused("invalid_deadline", match, "host", "set_deadline", bad)
     refused("host_only", match, "ann", "set_deadline", {"deadline": "soon"})
     seqs = send(match, "host", "set_deadline", {"deadline": "2026-12-01T20:00Z"})
+    assert kinds(match, seqs) == ["CommandAccepted", "DeadlineSet"]
     assert match.record(seqs[1])["entry"]["public"] == {"round": 1,
                                                       "deadline": "2026-12-01T20:00Z"}
 
