@@ -239,6 +239,8 @@ def test_a_finished_game_ends_the_match_and_reveals_the_seed():
         "CommandAccepted", None, "RoundClosed", "GameOver", "SealOpened", "MatchEnded",
         "SeedRevealed"]
     assert match.phase == "ended" and match.ended
+    assert [match.record(s)["role"] for s in seqs] == [
+        "command", "fact", "fact", "fact", "meta", "meta", "meta"]
     end = match.record(seqs[-2])["entry"]
     assert end["public"] == {"results": match.results()}
     assert end["round"] == 1
