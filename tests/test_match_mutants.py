@@ -473,3 +473,18 @@ def test_the_sealed_setup_holds_the_setup_the_seed_and_every_player_s_garnets():
     assert head["kind"] == "SetupCommitted" and head["audience"] == "host"
     assert head["data"] == {"setup": {"players": PLAYERS, "rounds": 1}, "host_seed": SEED,
                             "garnets": {"ann": 5, "bob": 1, "cy": 0}}
+
+
+def test_a_host_command_the_game_seals_is_sealed_and_padded_like_a_player_s(overrun):
+    seqs = send(overrun, "host", "hidden")
+    assert kinds(overrun, seqs) == [None, None]
+    assert heads(overrun, seqs) == ["CommandAccepted", "Noted"]
+    assert headline(overrun.record(seqs[0]))["audience"] == "host"
+    assert kinds(overrun, send(overrun, "host", "compare", {"x": 1})) == [
+        "CommandAccepted", "Compared"]
+
+
+def test_the_genesis_entry_is_seq_1_of_round_0():
+    entry = new_match().record(1)["entry"]
+    assert (entry["seq"], entry["round"], entry["kind"]) == (1, 0, "MatchCreated")
+    assert new_match().record(2)["entry"]["round"] == 0
