@@ -488,3 +488,20 @@ def test_the_genesis_entry_is_seq_1_of_round_0():
     entry = new_match().record(1)["entry"]
     assert (entry["seq"], entry["round"], entry["kind"]) == (1, 0, "MatchCreated")
     assert new_match().record(2)["entry"]["round"] == 0
+
+
+def test_the_log_root_is_the_merkle_root_of_the_entries():
+    from audit.merkle import root
+    from domain.envelope import entry_bytes
+
+    match = opened()
+    send(match, "ann", "bid", {"amount": 3})
+    assert match.log_root == root(entry_bytes(r["entry"]) for r in match.records)
+    assert match.snapshot().log_root == match.log_root
+
+
+def test_a_command_carries_the_garnets_it_was_decided_on_for_the_host():
+    match = opened()
+    context = match.record(3)["parts"]  # the host's open_match: public, its context sealed
+    assert context == [{"audience": "host", "kind": "CommandContext", "actor": "system",
+                        "at": None, "data": {"garnets": GARNETS}, "postings": []}]
