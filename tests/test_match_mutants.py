@@ -239,6 +239,8 @@ def test_a_finished_game_ends_the_match_and_reveals_the_seed():
         "CommandAccepted", None, "RoundClosed", "GameOver", "SealOpened", "MatchEnded",
         "SeedRevealed"]
     assert match.phase == "ended" and match.ended
+    assert [match.record(s)["role"] for s in seqs] == [
+        "command", "fact", "fact", "fact", "meta", "meta", "meta"]
     end = match.record(seqs[-2])["entry"]
     assert end["public"] == {"results": match.results()}
     assert end["round"] == 1
@@ -258,6 +260,7 @@ def test_an_abandoned_match_reveals_its_seed_and_refuses_everything():
     refused("host_only", match, "ann", "end", {"reason": "bored"})
     seqs = send(match, "host", "end", {"reason": "server down"})
     assert kinds(match, seqs) == ["CommandAccepted", "MatchAbandoned", "SeedRevealed"]
+    assert [match.record(s)["role"] for s in seqs] == ["command", "meta", "meta"]
     assert match.record(seqs[1])["entry"]["public"] == {"reason": "server down"}
     assert match.phase == "ended"
     # The game never finished: the match refuses everything itself.
@@ -272,6 +275,7 @@ def test_a_deadline_is_a_text_for_the_round_set_by_the_host():
         refused("invalid_deadline", match, "host", "set_deadline", bad)
     refused("host_only", match, "ann", "set_deadline", {"deadline": "soon"})
     seqs = send(match, "host", "set_deadline", {"deadline": "2026-12-01T20:00Z"})
+    assert kinds(match, seqs) == ["CommandAccepted", "DeadlineSet"]
     assert match.record(seqs[1])["entry"]["public"] == {"round": 1,
                                                       "deadline": "2026-12-01T20:00Z"}
 
@@ -469,3 +473,35 @@ def test_the_sealed_setup_holds_the_setup_the_seed_and_every_player_s_garnets():
     assert head["kind"] == "SetupCommitted" and head["audience"] == "host"
     assert head["data"] == {"setup": {"players": PLAYERS, "rounds": 1}, "host_seed": SEED,
                             "garnets": {"ann": 5, "bob": 1, "cy": 0}}
+
+
+def test_a_host_command_the_game_seals_is_sealed_and_padded_like_a_player_s(overrun):
+    seqs = send(overrun, "host", "hidden")
+    assert kinds(overrun, seqs) == [None, None]
+    assert heads(overrun, seqs) == ["CommandAccepted", "Noted"]
+    assert headline(overrun.record(seqs[0]))["audience"] == "host"
+    assert kinds(overrun, send(overrun, "host", "compare", {"x": 1})) == [
+        "CommandAccepted", "Compared"]
+
+
+def test_the_genesis_entry_is_seq_1_of_round_0():
+    entry = new_match().record(1)["entry"]
+    assert (entry["seq"], entry["round"], entry["kind"]) == (1, 0, "MatchCreated")
+    assert new_match().record(2)["entry"]["round"] == 0
+
+
+def test_the_log_root_is_the_merkle_root_of_the_entries():
+    from audit.merkle import root
+    from domain.envelope import entry_bytes
+
+    match = opened()
+    send(match, "ann", "bid", {"amount": 3})
+    assert match.log_root == root(entry_bytes(r["entry"]) for r in match.records)
+    assert match.snapshot().log_root == match.log_root
+
+
+def test_a_command_carries_the_garnets_it_was_decided_on_for_the_host():
+    match = opened()
+    context = match.record(3)["parts"]  # the host's open_match: public, its context sealed
+    assert context == [{"audience": "host", "kind": "CommandContext", "actor": "system",
+                        "at": None, "data": {"garnets": GARNETS}, "postings": []}]

@@ -50,3 +50,12 @@ def test_only_a_type_1_seed_of_32_bytes_is_a_key(tmp_path: Path, typed_seed: byt
     with pytest.raises(NoteError) as caught:
         keys.load(written(tmp_path, typed_seed))
     assert caught.value.code == "malformed_key"
+
+
+def test_a_file_without_the_private_key_prefix_is_refused(tmp_path: Path) -> None:
+    keys.save(keys.generate("log.example"), tmp_path / "a.key")
+    rest = (tmp_path / "a.key").read_text().removeprefix("PRIVATE+KEY+")
+    (tmp_path / "b.key").write_text("private+key+" + rest)  # as long, but not the prefix
+    with pytest.raises(NoteError) as caught:
+        keys.load(tmp_path / "b.key")
+    assert caught.value.code == "malformed_key"

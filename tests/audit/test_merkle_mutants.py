@@ -33,3 +33,9 @@ def test_no_consistency_proof_from_an_empty_or_larger_tree(size1: int, leaves: l
 def test_no_inclusion_proof_outside_the_tree(index: int, leaves: list) -> None:
     with pytest.raises(ValueError, match="outside a tree"):
         inclusion_proof(index, leaves)
+
+
+def test_a_one_leaf_tree_proves_only_its_leaf() -> None:
+    # The root of a one-leaf tree is the leaf's hash, with an empty proof, at index 0 only.
+    assert verify_inclusion(0, 1, R, [], R)
+    assert not verify_inclusion(1, 1, R, [], R)

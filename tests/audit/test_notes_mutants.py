@@ -6,6 +6,7 @@ signature lines (Go's limit, golang.org/x/mod/sumdb/note)."""
 from __future__ import annotations
 
 import base64
+from dataclasses import FrozenInstanceError
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -199,3 +200,10 @@ def test_a_checkpoint_without_extension_lines_has_none() -> None:
 def test_a_note_needs_its_blank_line_even_if_the_rest_reads_as_signatures() -> None:
     five = base64.b64encode(b"abcde").decode()
     assert code_of(parse_note, f"x\N{EM DASH} log {five}\n") == "malformed_note"
+
+
+def test_a_verifier_key_is_an_immutable_value() -> None:
+    _, key = witness()
+    assert {key, parse_verifier_key(str(key))} == {key}
+    with pytest.raises(FrozenInstanceError):
+        key.name = "other"  # type: ignore[misc]

@@ -1,12 +1,15 @@
 """The sealed-bid game with the bugs a game could have, for the match to catch: `twice` emits
 two sealed events in a row (its SEALED_RUN is 1), `apart` a sealed, a public and a sealed one
 (runs of one: fine), `reserved` a kind the match keeps for itself, `compare` an argument
-compared with a number without a type check (a TypeError on a list or a set)."""
+compared with a number without a type check (a TypeError on a list or a set). The host's
+`hidden` is a host command the rules keep from the players, so its entry is sealed."""
 
 from __future__ import annotations
 
 from domain.decider import Event, to_all
 from tests.support import sealed_bid
+
+SEALED_HOST_COMMANDS = ("hidden",)
 
 
 def __getattr__(name: str):
@@ -20,6 +23,8 @@ def decide(state, command):
     if command.name == "apart":
         return [Event("Noted", {"n": 1}, audience=mine), to_all("Shown"),
                 Event("Noted", {"n": 2}, audience=mine)]
+    if command.name == "hidden":
+        return [Event("Noted", {"n": 0}, audience="host")]
     if command.name == "compare":
         return [to_all("Compared", big=command.args.get("x") > 3)]
     if command.name == "reserved":
