@@ -365,6 +365,9 @@ class Match(Reading, Aggregate):
         if seq in self.moved:
             raise RuleViolation("not_voidable", f"entry {seq} moved season assets at entry "
                                 f"{self.moved[seq]}")
+        if seq >= self.first_seq and headline(self.record(seq))["data"]["name"] == "contribute":
+            # Else a host could void contributions until the seed suited them.
+            raise RuleViolation("not_voidable", "a seed contribution stays in the seed")
         later = bisect_right(self.turns, seq, key=lambda turn: turn[0])
         if later < len(self.turns):
             turn, name = self.turns[later]

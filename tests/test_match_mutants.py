@@ -302,6 +302,15 @@ def test_contributions_are_one_non_empty_text_per_player_before_the_open():
     assert match.seed == hashlib.sha256(joined.encode()).hexdigest()
 
 
+def test_a_seed_contribution_cannot_be_voided():
+    """Else a host could void contributions until the seed suited them."""
+    match = new_match()
+    assert send(match, "ann", "contribute", {"text": "apple"}) == [3, 4, 5, 6]
+    error = refused("not_voidable", match, "host", "correct", {"void": 3, "reason": "r"})
+    assert "contribution" in error.message
+    assert match.contributions == {"ann": "apple"}
+
+
 def test_a_seed_of_fewer_than_32_characters_is_weak():
     assert check_host_seed("x" * 32) is False
     with pytest.raises(RuleViolation) as caught:
@@ -347,9 +356,13 @@ def test_an_unknown_setup_field_is_refused_naming_it():
 def test_a_repeated_command_id_returns_the_first_seqs_and_appends_nothing():
     match = opened()
     first = send(match, "ann", "bid", {"amount": 3}, command_id="c1")
-    assert send(match, "ann", "bid", {"amount": 9}, command_id="c1") == first == [7, 8]
+    assert send(match, "ann", "bid", {"amount": 3}, command_id="c1") == first == [7, 8]
     assert match.version == 8 and match.state.bids == {"ann": 3}
     assert match.handled["c1"] == [7, 8]
+    # The same id for another command is refused, not answered with the first's seqs.
+    with pytest.raises(RuleViolation) as caught:
+        send(match, "ann", "bid", {"amount": 9}, command_id="c1")
+    assert caught.value.code == "id_reused" and match.version == 8
 
 
 @pytest.mark.parametrize("extra", [1.5, float("nan"), 2**53])
