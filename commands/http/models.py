@@ -87,10 +87,9 @@ Text = Annotated[str, StringConstraints(max_length=2000, pattern=rf"^{FIT}*$"),
 Reason = Annotated[str, StringConstraints(min_length=1, max_length=2000, pattern=REASON_PATTERN),
                    AfterValidator(plain_text)]
 # A command's arguments are the domain's to judge (domain.edge: unknown_argument, too_large,
-# invalid_text); a setup is checked here.
+# invalid_text); a setup is the game's (invalid_setup), its texts checked by the route.
 Args = Annotated[dict[str, Any], Field(max_length=100, description="The command's arguments, "
                                        "as `arbiter games GAME` lists them")]
-SetupArgs = Annotated[dict[str, Any], AfterValidator(plain_json)]
 Seed = Annotated[str, StringConstraints(min_length=1, max_length=2000, pattern=r"^[^\x00]*$"),
                  AfterValidator(plain_text)]
 Omitted = SkipJsonSchema[None]  # an optional field, left out: never null
@@ -242,7 +241,8 @@ class MatchIn(Body):
     players: Annotated[list[Name], Field(min_length=1, max_length=100)] | Omitted = Field(
         default=None,
         description="In seat order; a Death Match's and the Final's come from the season")
-    setup: SetupArgs = Field(default_factory=dict, description="The game's setup, but players")
+    setup: dict[str, Any] = Field(default_factory=dict,
+                                  description="The game's setup, but players")
     host_seed: Seed | Omitted = Field(
         default=None, description="Secret seed (default: 256 random bits); under 32 "
         "characters only with allow_weak_seed")

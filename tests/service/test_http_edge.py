@@ -9,6 +9,7 @@ import pytest
 from service_harness import Server
 
 from commands.http.edge import MAX_BODY
+from domain.errors import RuleViolation
 
 
 @pytest.fixture(scope="module")
@@ -116,3 +117,12 @@ def test_a_key_the_body_does_not_take_is_not_echoed_whole(served):
                     "invalid_input")
     assert error["message"].startswith("body.kkk") and "…" in error["message"]
     assert len(error["message"]) < 120
+
+
+def test_a_setup_the_log_cannot_hold_is_the_games_invalid_setup(served):
+    server, host, _ = served
+    problem(host.post("/matches", {"match": "w2", "season": "s", "game": "whispers",
+                                   "players": ["ann", "bob"], "setup": {"note": "a\u0000b"}}),
+            422, "invalid_setup")
+    with pytest.raises(RuleViolation, match="unknown_match"):
+        server.service.arbiter.match("w2")

@@ -33,6 +33,7 @@ from commands.http.models import (
     TokenOut,
     TokensIn,
     TransferIn,
+    plain_json,
 )
 from commands.http.reading import check_plays, read_dashboard, read_standings, read_view
 from commands.http.routes.players import client_id
@@ -124,6 +125,10 @@ def host_standings(season: SeasonId, svc: Svc) -> dict[str, Any]:
 @router.post("/matches", status_code=201,
              summary="Create a match: commits the seed and the hidden setup")
 def create_match(body: MatchIn, svc: Svc) -> dict[str, str]:
+    try:
+        plain_json(body.setup)
+    except ValueError as error:
+        raise RuleViolation("invalid_setup", str(error)) from None
     setup = body.setup if body.players is None else {**body.setup, "players": body.players}
     if body.players is None and body.from_ is None and not body.final:
         raise RuleViolation("invalid_input", "players: required but for from and final")
