@@ -546,19 +546,28 @@ class Arbiter(Application):
         command extends it and no read shows it."""
         if isinstance(log, Season):
             checkpoints_id, name = SeasonCheckpoints.create_id(log.name), f"season {log.name}"
+            log_id = Season.create_id(log.name)
         else:
             checkpoints_id, name = MatchCheckpoints.create_id(log.match_id), \
                 f"match {log.match_id}"
+            log_id = Match.create_id(log.match_id)
         try:
             notes: list[dict[str, Any]] = self.repository.get(
                 checkpoints_id, deepcopy_from_cache=False).notes
         except AggregateNotFoundError:
             return
-        if notes and notes[-1]["size"] > log.version:
+        if notes and notes[-1]["size"] > log.version and \
+                notes[-1]["size"] > self._stored_version(log_id):
             signed = notes[-1]["size"]
             raise RuleViolation("missing_entry", f"{name}: entry {log.version + 1} is missing "
                                 f"from the store (a signed checkpoint covers {signed} entries, "
                                 f"the store holds {log.version}); {ADVICE}")
+
+    def _stored_version(self, log_id: UUID) -> int:
+        """The store's version of a log now: a writer may have saved entries and the
+        checkpoint that covers them between a reader's read of the log and of its notes."""
+        last = list(self.repository.event_store.get(log_id, desc=True, limit=1))
+        return last[0].originator_version if last else 0
 
     @contextmanager
     def _writing(self, aggregate_id: UUID) -> Iterator[UUID]:

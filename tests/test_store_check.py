@@ -253,3 +253,19 @@ def test_the_read_side_does_not_project_an_edited_entry(played):
     assert error.message.startswith("match m1: entry 8: a sealed part does not open")
     assert views.view("m1", "ann")["as_of"]["seq"] == 7  # up to the entry before it
     ledger.close()
+
+
+def test_a_reader_that_a_writer_overtakes_between_its_two_reads_is_not_missing_entries(played):
+    """A reader holds the log at some version; a writer then saves entries and the checkpoint
+    that covers them; the reader's check of its log against the checkpoint sees a checkpoint
+    past its log, but the store holds every entry: not missing_entry."""
+    reader, writer = fresh(played), fresh(played)
+    stale = reader.repository.get(MATCH)
+    writer.submit("m1", "host", "close_round")
+    signed = writer.checkpoints("m1").notes[-1]["size"]
+    assert signed > stale.version
+    reader._check_complete(stale)  # noqa: SLF001 (the check itself, at the racy moment)
+    tamper.delete(fresh(played), MATCH, signed)
+    with pytest.raises(RuleViolation) as caught:
+        reader._check_complete(stale)  # noqa: SLF001
+    assert caught.value.code == "missing_entry"
