@@ -264,8 +264,8 @@ def test_a_reader_that_a_writer_overtakes_between_its_two_reads_is_not_missing_e
     writer.submit("m1", "host", "close_round")
     signed = writer.checkpoints("m1").notes[-1]["size"]
     assert signed > stale.version
-    reader._check_complete(stale)  # noqa: SLF001 (the check itself, at the racy moment)
+    reader._check_complete(stale)  # the check itself, at the racy moment
     tamper.delete(fresh(played), MATCH, signed)
     with pytest.raises(RuleViolation) as caught:
-        reader._check_complete(stale)  # noqa: SLF001
+        reader._check_complete(stale)
     assert caught.value.code == "missing_entry"
