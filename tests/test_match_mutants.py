@@ -407,10 +407,22 @@ def test_a_public_host_command_is_not_padded_nor_held_to_the_run(overrun):
     assert kinds(overrun, seqs) == ["CommandAccepted", None, None]
 
 
-def test_a_game_emitting_a_kind_the_match_reserves_is_a_bug(overrun):
-    with pytest.raises(ValueError, match="overrun emitted MatchEnded, a kind the match reserves"):
-        send(overrun, "ann", "reserved")
+# The match's own facts (docs/architecture.md): auditors read these kinds as the match's.
+RESERVED = ["MatchCreated", "SetupCommitted", "SeedContributed", "MatchOpened", "DeadlineSet",
+            "SubmissionVoided", "SubmissionEntered", "MatchAbandoned", "MatchEnded",
+            "SeedRevealed", "SealOpened", "Padding"]
+
+
+@pytest.mark.parametrize("kind", RESERVED)
+def test_a_game_emitting_a_kind_the_match_reserves_is_a_bug(overrun, kind):
+    with pytest.raises(ValueError, match=f"overrun emitted {kind}, a kind the match reserves"):
+        send(overrun, "ann", "reserved", {"kind": kind})
     assert overrun.version == 6 and overrun.phase == "open"
+
+
+def test_a_game_may_name_its_own_kinds_freely(overrun):
+    seqs = send(overrun, "ann", "reserved", {"kind": "MatchEndedSoon"})
+    assert "MatchEndedSoon" in heads(overrun, seqs) and overrun.phase == "open"
 
 
 def test_a_type_error_on_arguments_the_log_cannot_hold_is_bad_input(overrun):
@@ -447,12 +459,37 @@ def test_a_restored_match_goes_on_exactly_as_the_live_one():
         assert copy.log_root == live.log_root and copy.phase == live.phase
         assert copy.record(copy.version) == live.record(live.version)
         assert copy.handled == live.handled and copy.opened == live.opened
+        assert (copy.season, copy.unsigned, copy.sent, copy.moved, copy.setup) == \
+            (live.season, live.unsigned, live.sent, live.moved, live.setup)
     assert live.version == 32 and live.phase == "ended"
     assert live.state.points == {"ann": 1}
     # A restored match keeps no entry before its last turn: it cannot give a full snapshot.
     with pytest.raises(ValueError, match="holds only its last entries"):
         restored(live).snapshot()
     assert live.snapshot().records == tuple(live.records)
+
+
+def test_a_restored_match_of_a_spend_knows_what_moved_and_what_each_id_stood_for():
+    live = new_match(unsigned=True)
+    send(live, "host", "open_match")
+    seqs = send(live, "ann", "bid", {"amount": 3}, command_id="c1")
+    copy = restored(live)
+    assert copy.unsigned is True and copy.season == "spring"
+    # The same id for the same command is the first answer; for another one id_reused.
+    assert send(copy, "ann", "bid", {"amount": 3}, command_id="c1") == seqs
+    with pytest.raises(RuleViolation) as caught:
+        send(copy, "ann", "bid", {"amount": 4}, command_id="c1")
+    assert caught.value.code == "id_reused"
+
+
+def test_a_snapshot_from_before_command_fingerprints_still_restores():
+    live = new_match()
+    send(live, "host", "open_match")
+    frozen = json.loads(json.dumps(live.frozen()))
+    del frozen["sent"]
+    copy = Match.thawed(live.id, live.version, frozen)
+    assert copy.sent == {}
+    assert send(copy, "ann", "bid", {"amount": 3}) == send(live, "ann", "bid", {"amount": 3})
 
 
 def test_the_end_opens_the_secret_drawn_at_the_open():

@@ -28,5 +28,5 @@ def decide(state, command):
     if command.name == "compare":
         return [to_all("Compared", big=command.args.get("x") > 3)]
     if command.name == "reserved":
-        return [to_all("MatchEnded")]
+        return [to_all(command.args.get("kind", "MatchEnded"))]
     return sealed_bid.decide(state, command)
