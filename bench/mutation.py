@@ -41,7 +41,7 @@ WORK = ROOT / "mutants"
 TESTS = {
     # The store is not what is mutated here: its PostgreSQL runs repeat the SQLite ones.
     "domain/match.py": ["tests/test_match_mutants.py", "tests/test_match_ledger.py",
-                        "tests/test_sealing.py", "-m", "not postgres"],
+                        "tests/test_sealing.py", "tests/test_snapshots.py", "-m", "not postgres"],
     "audit/merkle.py": ["tests/audit/test_merkle_mutants.py", "tests/audit/test_merkle.py"],
     "audit/notes.py": ["tests/audit/test_notes_mutants.py", "tests/audit/test_notes.py"],
     "audit/canonical.py": ["tests/audit/test_canonical_mutants.py", "tests/test_canonical.py",

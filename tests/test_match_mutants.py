@@ -555,3 +555,21 @@ def test_a_command_carries_the_garnets_it_was_decided_on_for_the_host():
     context = match.record(3)["parts"]  # the host's open_match: public, its context sealed
     assert context == [{"audience": "host", "kind": "CommandContext", "actor": "system",
                         "at": None, "data": {"garnets": GARNETS}, "postings": []}]
+
+
+def test_a_snapshot_read_cannot_be_changed():
+    match = opened()
+    snapshot = match.snapshot()
+    with pytest.raises(AttributeError):
+        snapshot.phase = "ended"  # type: ignore[misc]
+    assert snapshot.phase == "open"
+
+
+def test_a_bad_setup_is_the_game_s_own_setup_code_naming_the_field():
+    # Tile Joust names its setup errors in capitals (its rulings); sealed_bid the match's code.
+    with pytest.raises(RuleViolation) as caught:
+        new_match(game_id="tile_joust", setup={"players": "ann"})
+    assert caught.value.code == "INVALID_SETUP" and caught.value.message.startswith("players")
+    with pytest.raises(RuleViolation) as caught:
+        new_match(setup={"players": PLAYERS, "rounds": "many"})
+    assert caught.value.code == "invalid_setup" and caught.value.message.startswith("rounds: ")
