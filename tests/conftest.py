@@ -74,12 +74,13 @@ def pg_server() -> Iterator[str]:
 
     pg_ctl = sorted(glob("/usr/lib/postgresql/*/bin/pg_ctl")) or [shutil.which("pg_ctl")]
     workdir = tempfile.mkdtemp(prefix="arbiter-pg-")
+    port = 55432 + int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
     executor = PostgreSQLExecutor(
-        executable=pg_ctl[-1], host="127.0.0.1", port=55432, datadir=f"{workdir}/data",
+        executable=pg_ctl[-1], host="127.0.0.1", port=port, datadir=f"{workdir}/data",
         unixsocketdir=workdir, logfile=f"{workdir}/log", startparams="-w", dbname="postgres")
     with executor:
         executor.wait_for_postgres()
-        yield "postgresql://postgres@127.0.0.1:55432/postgres"
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
 
 
 @pytest.fixture

@@ -407,6 +407,40 @@ def test_a_public_host_command_is_not_padded_nor_held_to_the_run(overrun):
     assert kinds(overrun, seqs) == ["CommandAccepted", None, None]
 
 
+def test_a_setup_is_kept_in_its_json_form(overrun):
+    setup = {"players": PLAYERS, "rounds": 1, "pair": [0, 9]}  # the tuple as JSON has it
+    assert headline(overrun.record(2))["data"]["setup"] == setup
+    assert overrun.frozen()["setup"] == setup
+
+
+# Rounds (docs/architecture.md): a command's entries carry the round it arrived in, the end the
+# round its last facts leave open.
+
+def test_a_command_that_opens_the_next_round_is_told_in_the_round_it_came_in(overrun):
+    assert overrun.round == 1
+    seqs = send(overrun, "host", "leap")
+    assert kinds(overrun, seqs) == ["CommandAccepted", "RoundOpened", "Shown"]
+    assert [overrun.record(s)["entry"]["round"] for s in seqs] == [1, 1, 1]
+    assert overrun.round == 2
+    assert overrun.record(send(overrun, "ann", "bid", {"amount": 1})[0])["entry"]["round"] == 2
+
+
+def test_the_end_carries_the_round_the_last_command_left_open(overrun):
+    seqs = send(overrun, "host", "leap_end")
+    assert kinds(overrun, seqs) == ["CommandAccepted", "RoundOpened", "GameOver", "MatchEnded",
+                                    "SeedRevealed"]
+    assert [overrun.record(s)["entry"]["round"] for s in seqs] == [1, 1, 1, 2, 2]
+
+
+def test_a_sealed_event_is_opened_once_and_a_kind_never_sealed_opens_nothing(overrun):
+    # The secret (entry 5, sealed to the host) opens with a SealOpened right after the fact.
+    seqs = send(overrun, "host", "show", {"kinds": ["SecretDrawn", "NeverSealed"]})
+    assert kinds(overrun, seqs) == ["CommandAccepted", "Shown", "SealOpened"]
+    assert headline(overrun.record(seqs[2]))["data"]["seq"] == 5
+    seqs = send(overrun, "host", "show", {"kinds": ["SecretDrawn"]})
+    assert kinds(overrun, seqs) == ["CommandAccepted", "Shown"]  # open already: not again
+
+
 # The match's own facts (docs/architecture.md): auditors read these kinds as the match's.
 RESERVED = ["MatchCreated", "SetupCommitted", "SeedContributed", "MatchOpened", "DeadlineSet",
             "SubmissionVoided", "SubmissionEntered", "MatchAbandoned", "MatchEnded",

@@ -299,7 +299,8 @@ def test_a_replaced_plaintext_and_a_wrong_salt(full):
     ("origin", "elsewhere.example/season/spring", "wrong_origin"),
     ("matches", [], "unexpected_line"),
     ("kind", "public", "malformed_header"),
-    ("host_key", keys.generate("host.example").verifier_key(), "unsigned_checkpoint"),
+    pytest.param("host_key", keys.generate("host.example").verifier_key(),
+                 "unsigned_checkpoint", id="host_key-another-unsigned_checkpoint"),
     ("salt_key", "cd" * 32, "bad_salt"),
 ])
 def test_a_header_that_does_not_tell_the_truth(full, field, value, code):

@@ -212,7 +212,8 @@ def test_an_opening_in_a_public_bundle(public, full):
     ("season", "autumn", "header_mismatch"),
     ("setup_commitment", "0" * 64, "header_mismatch"),
     ("kind", "public", "malformed_header"),
-    ("host_key", keys.generate("host.example").verifier_key(), "unsigned_checkpoint"),
+    pytest.param("host_key", keys.generate("host.example").verifier_key(),
+                 "unsigned_checkpoint", id="host_key-another-unsigned_checkpoint"),
     ("host_seed", "t" * 40, "seed_mismatch"),
     ("salt_key", "cd" * 32, "bad_salt"),
     ("unsigned", True, "header_mismatch"),  # the genesis entry does not say so

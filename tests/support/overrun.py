@@ -2,7 +2,10 @@
 two sealed events in a row (its SEALED_RUN is 1), `apart` a sealed, a public and a sealed one
 (runs of one: fine), `reserved` a kind the match keeps for itself, `compare` an argument
 compared with a number without a type check (a TypeError on a list or a set). The host's
-`hidden` is a host command the rules keep from the players, so its entry is sealed."""
+`hidden` is a host command the rules keep from the players, so its entry is sealed; `leap`
+opens the next round and tells of it after, and `leap_end` opens it and ends the game;
+`show` opens the latest sealed event of each kind named in `kinds`. Its setup holds a tuple,
+whose Python form is not its JSON form."""
 
 from __future__ import annotations
 
@@ -10,6 +13,10 @@ from domain.decider import Event, to_all
 from tests.support import sealed_bid
 
 SEALED_HOST_COMMANDS = ("hidden",)
+
+
+class Setup(sealed_bid.Setup):
+    pair: tuple[int, int] = (0, 9)
 
 
 def __getattr__(name: str):
@@ -27,6 +34,12 @@ def decide(state, command):
         return [Event("Noted", {"n": 0}, audience="host")]
     if command.name == "compare":
         return [to_all("Compared", big=command.args.get("x") > 3)]
+    if command.name == "leap":
+        return [to_all("RoundOpened"), to_all("Shown")]
+    if command.name == "leap_end":
+        return [to_all("RoundOpened"), Event("GameOver", {"champions": []})]
+    if command.name == "show":
+        return [Event("Shown", {}, opens=tuple(command.args["kinds"]))]
     if command.name == "reserved":
         return [to_all(command.args.get("kind", "MatchEnded"))]
     return sealed_bid.decide(state, command)
