@@ -4,7 +4,8 @@
 
 Each bundle is generated once (cached in --dir) with domain.envelope.seal_entry: a valid chain of
 ~300-byte entries (a sealed command, a sealed fact and a public fact in turn), a round every 1,000
-entries and a signed checkpoint (with its consistency proof) every 100 rounds. Each size is then
+entries and a signed checkpoint (with its consistency proof) at every round close, as the host
+signs them (verify refuses a closed round without one). Each size is then
 verified in a fresh process, which first hashes the same lines with bare hashlib.sha256 (the
 baseline), then runs audit.verify; it prints one JSON line with both rates, their ratio and the
 process's peak RSS. Run it by hand; the figures go in the issue's note.
@@ -37,7 +38,6 @@ from domain.rng import seed_commitment
 MATCH = "bench"
 PLAYERS = [f"player-{i:02d}" for i in range(11)]
 ROUND = 1_000  # entries per round
-SIGNED_EVERY = 100  # rounds between checkpoints
 SALT_KEY = bytes(range(32))
 AT = "2026-11-21T20:00:00Z"
 
@@ -91,7 +91,7 @@ def generate(path: Path, size: int) -> None:
                 entry_for(seq, round, entry["hash"])
             out.write(line(entry))
             leaves.append(entry_bytes(entry))
-            if seq % (ROUND * SIGNED_EVERY) == 0 or seq == size:
+            if seq % ROUND == 0 or seq == size:
                 proof = consistency_proof(signed, leaves) if signed else []
                 body = checkpoint_body(origin(MATCH), seq, root(leaves),
                                        extensions(round, hashlib.sha256(b"%d" % seq).hexdigest()))
@@ -178,7 +178,7 @@ def main() -> None:
         print(json.dumps(measure(Path(args.measure))))
         return
     for size in args.sizes:
-        path = Path(args.dir) / f"arbiter-bench-v2-{size}.jsonl"  # v2: sealed entries padded
+        path = Path(args.dir) / f"arbiter-bench-v3-{size}.jsonl"  # v3: a checkpoint every round
         if not path.exists():
             start = time.perf_counter()
             generate(path, size)
