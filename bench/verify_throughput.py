@@ -28,7 +28,7 @@ from audit import keys
 from audit.bundle import CHECKPOINT, FORMAT, HEADER, b64, export, line
 from audit.checkpoints import origin
 from audit.merkle import consistency_proof, root
-from audit.notes import checkpoint_body
+from audit.notes import checkpoint_body, parse_verifier_key, verify_note
 from audit.signing import extensions
 from audit.verify import verify
 from domain.envelope import GENESIS_PREV, entry_bytes, seal_entry
@@ -100,6 +100,16 @@ def generate(path: Path, size: int) -> None:
                 signed = seq
 
 
+def bundle(directory: Path, size: int) -> Path:
+    """The synthetic bundle of `size` entries, made once and kept in `directory`."""
+    path = directory / f"arbiter-bench-v3-{size}.jsonl"  # v3: a checkpoint every round
+    if not path.exists():
+        start = time.perf_counter()
+        generate(path, size)
+        print(f"# generated {path} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return path
+
+
 def measure(path: Path) -> dict:
     """In this (fresh) process: the baseline (best of two passes, the first warming the page
     cache), then verify, then the peak RSS."""
@@ -143,9 +153,32 @@ def measure_seeds() -> dict:
     seconds = time.perf_counter() - start
     lines = rounds * sum(len(b) for b in bundles)
     rate, raw_rate = entries / seconds, lines / raw_seconds
+    checkpoints = sum(raw.startswith(b'{"checkpoint"') for b in bundles for raw in b)
     return {"bundles": len(bundles), "entries": entries // rounds,
             "raw_sha256_lines_per_s": round(raw_rate), "verify_entries_per_s": round(rate),
-            "ratio": round(rate / raw_rate, 3)}
+            "ratio": round(rate / raw_rate, 3),
+            **signature_floor(lines // rounds / checkpoints, signer)}
+
+
+def signature_floor(lines_per_checkpoint: float, signer: keys.Signer) -> dict:
+    """The best ratio any verifier of this format can reach on one core: each signed
+    checkpoint costs one Ed25519 verification, against hashing its round's lines."""
+    note = signer.sign_note(checkpoint_body(origin(MATCH), 1, b"\0" * 32, []))
+    key = [parse_verifier_key(signer.verifier_key())]
+    line_bytes = b"x" * 380
+    start = time.perf_counter()
+    for _ in range(2_000):
+        verify_note(note, key)
+    signature = (time.perf_counter() - start) / 2_000
+    start = time.perf_counter()
+    for _ in range(200_000):
+        hashlib.sha256(line_bytes).digest()
+    hashing = (time.perf_counter() - start) / 200_000
+    return {"lines_per_checkpoint": round(lines_per_checkpoint, 1),
+            "ed25519_check_us": round(signature * 1e6, 1),
+            "sha256_line_us": round(hashing * 1e6, 2),
+            "ratio_ceiling_signatures_alone": round(
+                lines_per_checkpoint * hashing / signature, 3)}
 
 
 def raw_sha256_rate(path: Path) -> float:
@@ -178,11 +211,7 @@ def main() -> None:
         print(json.dumps(measure(Path(args.measure))))
         return
     for size in args.sizes:
-        path = Path(args.dir) / f"arbiter-bench-v3-{size}.jsonl"  # v3: a checkpoint every round
-        if not path.exists():
-            start = time.perf_counter()
-            generate(path, size)
-            print(f"# generated {path} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+        path = bundle(Path(args.dir), size)
         subprocess.run([sys.executable, __file__, "--measure", str(path)], check=True)
 
 
