@@ -100,3 +100,39 @@ def test_a_bundle_counts_its_checkpoints_and_an_unsigned_match_names_no_key(stor
     assert unsigned["host_key"] is None and unsigned["unsigned"] is True
     assert unsigned["checkpoints"] == 0 and "weak_seed" not in unsigned
     app.close()
+
+
+def test_every_line_is_tagged_as_the_format_names_it(story):
+    """docs/audit.md, "Bundles": the header `{"header": ...}`, in a full bundle an opening
+    `{"opening": ...}` after each sealed entry, `{"opened": ...}` after each public SealOpened
+    entry (the story's rules open one sealed bid in public), `{"checkpoint": ...}`; an entry
+    is no tagged line but the entry itself, with its `hash` and `seq`."""
+    for kind, tags in ((PUBLIC, {"header", "opened", "checkpoint"}),
+                       (FULL, {"header", "opening", "opened", "checkpoint"})):
+        values = [json.loads(raw) for raw in bundle_of(story, kind).splitlines()]
+        assert list(values[0]) == ["header"]
+        assert {next(iter(v)) for v in values if len(v) == 1} == tags
+        entries = [v for v in values if len(v) > 1]
+        assert [v["seq"] for v in entries] == list(range(1, len(entries) + 1))
+        assert all("hash" in v for v in entries)
+    for tag in ("header", "opening", "opened", "checkpoint"):
+        assert kind_of({tag: {}}) == tag
+
+
+@pytest.mark.parametrize("change", [
+    {"entries": "40"},            # a count is a JSON integer, not its text
+    {"checkpoints": "3"},
+    {"players": "ann"},
+    {"host_key": 5},
+    {"note": "a field the format does not name"},
+])
+def test_a_header_holds_the_named_fields_alone_each_of_its_json_type(header, change):
+    with pytest.raises(ValidationError):
+        Header.model_validate({**header, **change})
+
+
+def test_a_header_once_read_cannot_be_changed(header):
+    read = Header.model_validate(header)
+    with pytest.raises(ValidationError):
+        read.entries = 3  # type: ignore[misc]
+    assert read.entries == header["entries"]

@@ -3,12 +3,16 @@ docs/audit.md ("Replay and disputes") on the story of tests/audit/test_bundle.py
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from audit.bundle import FULL, PUBLIC
+from audit import replay as replay_module
+from audit.bundle import ENTRY, FULL, HEADER, PUBLIC, kind_of, line
 from audit.errors import AuditError
 from audit.replay import bisect, diff, log_of, replay
-from tests.audit.test_bundle import STORY, bundle_of, memory_app, play, verified
+from domain.envelope import entry_hash, seal_entry
+from tests.audit.test_bundle import STORY, bundle_of, lines_of, memory_app, play, verified
 from tests.audit.test_replay import OTHER_STORY, audits
 
 # The story cut after ann's hint: the same first entries, the match still in round 1.
@@ -127,3 +131,80 @@ def test_an_unsigned_public_bundle_has_no_state_root_to_part_on():
     found = bisect(bundles["ours"], bundles["theirs"])
     assert found["log_round"] == 2 and found["state_round"] is None
     assert not found["agree"] and "state" not in found
+
+
+def test_a_diff_from_a_round_after_its_end_is_invalid_input(ours):
+    assert code_of(diff, ours[FULL], 2, 1, "public") == "invalid_input"
+
+
+def test_bisect_names_the_match_it_read(ours, theirs):
+    assert bisect(ours[FULL], theirs[FULL])["match"] == "m1"
+    assert bisect(ours[PUBLIC], ours[PUBLIC])["match"] == "m1"
+
+
+def test_a_public_log_cannot_be_changed_once_read(ours):
+    log = log_of(ours[PUBLIC])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        log.records = []  # type: ignore[misc]
+
+
+def unsigned_public_cut() -> list[dict]:
+    """The public bundle of the story cut after ann's hint, of a match created unsigned (no
+    checkpoint, so the host may append or re-hash entries after the last one unnoticed by a
+    public verify: every round still needs none)."""
+    app = memory_app(signer=None)
+    play(app, STORY[:CUT], unsigned=True)
+    values = lines_of(bundle_of(app, PUBLIC, signer=None))
+    app.close()
+    return values
+
+
+def encoded(values: list[dict]) -> bytes:
+    return b"".join(line(v).encode() for v in values)
+
+
+def test_two_versions_that_part_only_at_their_last_entry():
+    """Bisect names the first entry where they differ even when it is the last one both hold
+    (a sealed fact: each version shows the public only its seq and round)."""
+    values = unsigned_public_cut()
+    last = values[-1]
+    assert kind_of(last) == ENTRY and last["kind"] is None  # ann's hint's sealed fact
+    other = {**last, "seals": [*last["seals"][:-1], "0" * 64]}
+    other["hash"] = entry_hash(other)
+    a = verified(encoded(values), keep_log=True)
+    b = verified(encoded([*values[:-1], other]), keep_log=True)
+    found = bisect(a, b)
+    seq = last["seq"]
+    assert found["seq"] == seq == a.entries == b.entries and not found["agree"]
+    assert found["entry"] == {"a": {"seq": seq, "round": last["round"], "sealed": True},
+                              "b": {"seq": seq, "round": last["round"], "sealed": True}}
+
+
+def test_the_last_round_replayed_is_the_round_of_the_last_entry():
+    """A public log whose last entry opens a round of its own (a public fact appended after
+    ann's hint, in round 2): round 2 is in the log and replays; round 3 is not."""
+    values = unsigned_public_cut()
+    last = values[-1]
+    extra = seal_entry(match="m1", seq=last["seq"] + 1, round=last["round"] + 1,
+                       prev=last["hash"], salt_key=bytes(32), public={
+                           "kind": "Tick", "actor": "system", "at": None, "data": {}},
+                       parts=[])
+    values[0][HEADER]["entries"] += 1
+    audit = verified(encoded([*values, extra]), keep_log=True)
+    shown = replay(audit, last["round"] + 1, "public")
+    assert (shown["as_of"]["round"], shown["as_of"]["seq"]) == (last["round"] + 1, extra["seq"])
+    assert code_of(replay, audit, last["round"] + 2, "public") == "unknown_round"
+
+
+def test_a_summary_key_only_the_later_round_has_is_in_the_diff(ours, monkeypatch):
+    """diff names each summary key that changed, a key the earlier view lacks included (from
+    None); the sealed_bid views all have the same keys, so the two views are given here."""
+    views = {1: {"as_of": {"round": 1, "seq": 19}, "log_root": "r1", "state_root": "s1",
+                 "events": [], "summary": {"events": 6}},
+             2: {"as_of": {"round": 2, "seq": 35}, "log_root": "r2", "state_root": "s2",
+                 "events": [{"seq": 20}], "summary": {"events": 11, "champion": "ann"}}}
+    monkeypatch.setattr(replay_module, "replay", lambda audit, round, viewer: views[round])
+    found = diff(ours[FULL], 1, 2, "public")
+    assert found["summary"] == {"events": {"from": 6, "to": 11},
+                                "champion": {"from": None, "to": "ann"}}
+    assert found["events"] == [{"seq": 20}]

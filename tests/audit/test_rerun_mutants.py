@@ -105,3 +105,17 @@ def test_an_entry_after_the_rules_have_ended_is_not_theirs(story):
     header[HEADER]["entries"] += 1
     data = b"".join([line(header).encode(), *lines[1:], line(extra).encode()])
     assert failure(data) == ("rerun_mismatch", last["seq"] + 1)
+
+
+@pytest.mark.parametrize("field, value", [
+    ("rules_version", "sealed_bid/0"),       # not the version the rules run
+    ("players", ["bob", "ann", "cy"]),       # not the order the sealed setup seats them in
+])
+def test_a_genesis_the_rules_do_not_make_is_named_at_seq_1(story, field, value):
+    """The host forges the genesis (header made to agree, every entry re-chained, every
+    checkpoint re-signed): the re-run makes its own genesis from the header and the sealed
+    setup, and the first entry that differs, hash for hash, is entry 1 itself."""
+    def change(records):
+        records[0]["entry"]["public"][field] = value
+
+    assert failure(reforged(story, change)[FULL]) == ("rerun_mismatch", 1)

@@ -115,3 +115,19 @@ def test_the_season_tree_follows_a_growing_log_and_starts_over_on_another(story)
               *records[3:]]
     other = SimpleNamespace(records=forked)
     assert tree.root(other) == root(leaves(r["entry"] for r in forked))
+
+
+def test_the_season_tree_keeps_its_leaves_and_appends_only_new_entries(story):
+    """What the tree is for: signing after each change does not re-hash the whole season. The
+    same log again, or a longer one that extends it, keeps the leaves it holds."""
+    records = list(story.season("spring").records)
+    tree = SeasonTree()
+    tree.root(SimpleNamespace(records=records[:3]))
+    kept = tree.tree
+    assert kept.size == 3
+    assert tree.root(SimpleNamespace(records=records[:3])) == root(
+        leaves(r["entry"] for r in records[:3]))
+    assert tree.tree is kept and kept.size == 3  # nothing new: nothing appended
+    tree.root(SimpleNamespace(records=records))
+    assert tree.tree is kept and kept.size == len(records)
+    assert tree.last == records[-1]["entry"]["hash"]
