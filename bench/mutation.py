@@ -177,6 +177,11 @@ def mutants(source: str) -> tuple[list[Mutant], int]:
         if isinstance(node, ast.If | ast.While | ast.IfExp) and not isinstance(
                 node.test, ast.Compare | ast.BoolOp | ast.UnaryOp):
             add(Mutant(node.test, f"(not {ast.unparse(node.test)})", "negate condition"))
+    seen: dict[str, int] = {}
+    for m in found:  # two mutants of one place and kind keep their own results
+        seen[m.key] = seen.get(m.key, 0) + 1
+        if seen[m.key] > 1:
+            m.key += f" copy {seen[m.key]}"
     return found, message_only
 
 
