@@ -32,3 +32,13 @@ def test_shared_most_gold_tols_give_the_reason_most_gold():
         {"player": "p3", "count": 1, "reason": "most_gold"},
     ]
 
+
+
+def test_the_settlement_lists_each_award_as_the_tols_given():
+    """MG-R29 on STAIRS: p1 alone holds the most gold (6): both most-gold ToLs; p1 also passed
+    the most bills (7 of p2's 6): the bills ToL. The public settlement lists the same awards."""
+    match = settled(STAIRS, pass_counts={"p1": 7, "p2": 6})
+    assert match.last("MatchSettled").data["awards"] == [
+        {"player": "p1", "count": 2, "reason": "most_gold"},
+        {"player": "p1", "count": 1, "reason": "bills"},
+    ]
