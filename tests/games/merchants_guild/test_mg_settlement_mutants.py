@@ -4,7 +4,8 @@ from houses p1 6, p2 5, p3 5, p4 4, p5 4, p6 3, p7 3, p8 3, p9 2, p10 1; the tax
 
 from __future__ import annotations
 
-from tests.games.merchants_guild.mg_harness import houses
+from domain.games import merchants_guild as mg
+from tests.games.merchants_guild.mg_harness import Match, houses
 from tests.games.merchants_guild.test_mg_settlement import STAIRS, column, settled
 
 
@@ -42,3 +43,15 @@ def test_the_settlement_lists_each_award_as_the_tols_given():
         {"player": "p1", "count": 2, "reason": "most_gold"},
         {"player": "p1", "count": 1, "reason": "bills"},
     ]
+
+
+def test_before_the_settlement_the_results_name_only_the_week():
+    """No outcome and no ranks until week 8 is settled; the open week is 0 before the opening,
+    then 1."""
+    assert mg.results(Match(open_match=False).state) == {
+        "outcome": None, "ranks": {}, "details": {"week": 0}}
+    assert mg.results(Match().state) == {"outcome": None, "ranks": {}, "details": {"week": 1}}
+
+
+def test_the_settled_results_belong_to_week_8():
+    assert mg.results(settled(STAIRS).state)["details"]["week"] == 8

@@ -58,7 +58,13 @@ def test_the_opening_events_and_their_audiences():
     assert opened.audience == PUBLIC
     assert opened.data["chips"] == dict.fromkeys(PLAYERS, 120)
     assert opened.data["letters"] == list("ABCDEFGHIJ")
-    assert opened.data["grid"]["totems"][0] == "Summer-Secret"
+    # The grid as the rulebook draws it: seasons are rows, sigils columns, totems row by row.
+    assert opened.data["grid"]["seasons"] == ["Summer", "Void", "Spring", "Winter"]
+    assert opened.data["grid"]["sigils"] == ["Secret", "Creature", "Future", "Land", "Sky"]
+    assert opened.data["grid"]["totems"][:6] == [
+        "Summer-Secret", "Summer-Creature", "Summer-Future", "Summer-Land", "Summer-Sky",
+        "Void-Secret"]
+    assert len(opened.data["grid"]["totems"]) == 20
     assert opened.data["schedule"] is None
     assert "weights" not in opened.data and "snake_hints" not in opened.data
     # Each player privately: their own starting totem and its weight.
