@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
+import gc
 import json
 
 import pytest
@@ -16,7 +18,9 @@ from audit.errors import AuditError
 from audit.merkle import consistency_proof, inclusion_proof, root
 from audit.notes import checkpoint_body, parse_checkpoint, parse_note, parse_verifier_key
 from audit.signing import extensions, parse_extensions
+from audit.verify import verify
 from audit.witness import Seen
+from commands.audit_cli import verified_data
 from domain.envelope import entry_hash
 from tests.audit.test_bundle import (
     PLAYERS,
@@ -29,6 +33,7 @@ from tests.audit.test_bundle import (
     start,
     verified,
 )
+from tests.audit.test_verify import synthetic
 
 story_fixture = pytest.fixture(played_story, scope="module", name="story")
 
@@ -502,3 +507,108 @@ def test_a_bundle_without_checkpoints_of_a_log_seen_signed_is_rolled_back(story)
     bare = [line(header).encode(), *(raw for raw in lines[1:]
                                       if kind_of(json.loads(raw)) != CHECKPOINT)]
     assert failure(b"".join(bare), seen=seen, complete=False) == ("rolled_back", 35)
+
+
+# -- the second run (bench/mutation.py): what it found untested -----------------------------
+
+def test_progress_is_reported_after_each_chunk_of_1024_lines():
+    """docs/audit.md: lines are read in chunks of 1,024; progress comes after each. A bundle of
+    3,000 entries is 3,001 lines (the header first): chunks end after entries 1,023 and 2,047,
+    then the last after entry 3,000."""
+    seen = []
+    verify(synthetic(3_000), progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1_023, 3_000), (2_047, 3_000), (3_000, 3_000)]
+
+
+def test_a_kept_log_holds_every_entry_and_none_is_kept_unless_asked(story):
+    data = bundle_of(story, FULL)
+    entries = [v for v in values(data) if kind_of(v) == ENTRY]
+    assert verified(data, keep_log=True).kept == entries
+    plain = verified(data)  # flat memory: nothing kept by default
+    assert plain.log is None
+    with pytest.raises(AssertionError):
+        assert plain.kept is None  # raises first
+
+
+def test_a_match_under_way_is_reported_not_ended_and_an_ended_one_ended(story):
+    """`verify --json` prints `ended`: false (not null) while the match goes on."""
+    app = memory_app()
+    play(app, STORY[:5])
+    under_way = verified(bundle_of(app, PUBLIC))
+    assert under_way.ended is False and under_way.results is None
+    assert verified_data(under_way)["ended"] is False
+    app.close()
+    assert verified(bundle_of(story, PUBLIC)).ended is True
+
+
+def test_the_marks_and_signed_checkpoints_of_an_audit_cannot_be_changed(story):
+    """What was found signed is a record: a mark or a checkpoint read from a bundle is frozen
+    (and so can be a key or a set member)."""
+    audit = verified(bundle_of(story, PUBLIC))
+    mark, checkpoint = audit.marks[0], audit.checkpoints[0]
+    for record, name in ((mark, "size"), (checkpoint, "size")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(record, name, 1)
+    assert len({mark, mark, checkpoint}) == 2
+
+
+def test_a_seal_opened_followed_by_anything_but_its_proof(story):
+    """The line after a SealOpened entry (33) must be its proof: a second header there, or
+    the proof line dropped so entry 34 follows, is `missing_seal_proof` naming entry 33, on
+    that line."""
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    index = next(i for i, raw in enumerate(lines) if kind_of(json.loads(raw)) == OPENED)
+    for other in ([lines[0]], []):
+        with pytest.raises(AuditError) as caught:
+            verified(b"".join([*lines[:index], *other, *lines[index + 1:]]))
+        assert (caught.value.code, caught.value.seq, caught.value.line) == \
+            ("missing_seal_proof", 33, index + 1)
+
+
+def test_verify_gives_the_garbage_collector_back_as_it_found_it(story):
+    """verify turns the collector off while it streams; the caller's setting comes back after
+    a verify that passes and after one that fails."""
+    data = bundle_of(story, PUBLIC)
+    assert gc.isenabled()
+    try:
+        verified(data)
+        assert gc.isenabled()
+        failure(data[:-1])
+        assert gc.isenabled()
+        gc.disable()
+        verified(data)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_a_full_headers_host_seed_is_checked_on_the_header_line(story):
+    """The header's host seed must hash to its seed commitment: refused on line 1, before
+    any entry (no seq)."""
+    lines = bundle_of(story, FULL).splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header[HEADER]["host_seed"] = "t" * 40
+    with pytest.raises(AuditError) as caught:
+        verified(b"".join([line(header).encode(), *lines[1:]]))
+    assert (caught.value.code, caught.value.seq, caught.value.line) == ("seed_mismatch", None, 1)
+
+
+def test_a_setup_commitment_not_the_sealed_setups_names_entry_2(story):
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header[HEADER]["setup_commitment"] = "0" * 64
+    assert failure(b"".join([line(header).encode(), *lines[1:]])) == ("header_mismatch", 2)
+
+
+def test_an_abandoned_match_has_ended_without_results():
+    """The host ends the match in round 1 (MatchAbandoned): it has ended, with no outcome, and
+    the round under way closed with the host's signed checkpoint."""
+    app = memory_app()
+    play(app, STORY[:5])
+    app.submit("m1", "host", "end", {"reason": "the host's connection died"})
+    for kind in (PUBLIC, FULL):
+        audit = verified(bundle_of(app, kind))
+        assert audit.ended is True and audit.results is None
+        assert not any(r.startswith("outcome") for r in audit.report())
+        assert sorted(audit.marks) == [0, 1] and audit.checkpoints[-1].round == 1
+    app.close()
