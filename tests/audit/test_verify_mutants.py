@@ -13,6 +13,7 @@ import pytest
 
 from audit import keys
 from audit.bundle import CHECKPOINT, ENTRY, FULL, HEADER, OPENED, OPENING, PUBLIC, kind_of, line
+from audit.canonical import commitment
 from audit.checkpoints import leaves
 from audit.errors import AuditError
 from audit.merkle import consistency_proof, inclusion_proof, root
@@ -612,3 +613,53 @@ def test_an_abandoned_match_has_ended_without_results():
         assert not any(r.startswith("outcome") for r in audit.report())
         assert sorted(audit.marks) == [0, 1] and audit.checkpoints[-1].round == 1
     app.close()
+
+
+def test_a_checkpoint_in_the_bundle_of_a_match_created_unsigned(story):
+    """Nothing of an unsigned match is signed: any checkpoint line in its bundle is out of
+    place, whatever it holds and whatever key is pinned."""
+    app = memory_app(signer=None)
+    app.create_season("s")
+    for player in PLAYERS:
+        app.register("s", player)
+    app.create_match(match_id="w", season="s", game="sealed_bid", setup={"players": PLAYERS},
+                     host_seed="h" * 40, salt_key="cd" * 32, unsigned=True)
+    lines = bundle_of(app, PUBLIC, match_id="w", signer=None).splitlines(keepends=True)
+    signed = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    checkpoint = next(raw for raw in signed if kind_of(json.loads(raw)) == CHECKPOINT)
+    forged = b"".join([*lines, checkpoint])
+    assert failure(forged) == ("unexpected_line", 2)
+    assert failure(forged, key=parse_verifier_key(SIGNER.verifier_key())) == \
+        ("unexpected_line", 2)
+    app.close()
+
+
+def test_an_opening_part_of_the_wrong_shape_that_opens_its_commitment(story):
+    """Entry 9 sealed again over a part of the wrong shape (an extra field), its commitment
+    and hash made anew: the part opens its seal but is no part (`bad_opening`, entry 9)."""
+    lines = bundle_of(story, FULL).splitlines(keepends=True)
+    at = next(i for i, raw in enumerate(lines)
+              if kind_of(v := json.loads(raw)) == ENTRY and v["seq"] == 9)
+    entry, opening = json.loads(lines[at]), json.loads(lines[at + 1])[OPENING]
+    for bad in ({**opening["parts"][0], "extra": 1}, {**opening["parts"][0], "data": []}):
+        parts = [bad, *opening["parts"][1:]]
+        seals = [commitment(bytes.fromhex(s), p) for s, p in zip(opening["salts"], parts,
+                                                                  strict=True)]
+        sealed = {**entry, "seals": seals}
+        sealed["hash"] = entry_hash({k: v for k, v in sealed.items() if k != "hash"})
+        forged = [*lines[:at], line(sealed).encode(),
+                  line({OPENING: {**opening, "parts": parts}}).encode(), *lines[at + 2:]]
+        assert failure(b"".join(forged)) == ("bad_opening", 9)
+
+
+def test_a_bundle_with_no_checkpoint_is_older_than_any_seen_signed(story):
+    """The witness's rule holds at its smallest: a log seen signed at size 1 (entry 1 alone)
+    and a bundle of it holding no checkpoint (0 entries signed) is rolled back."""
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    first = next(json.loads(raw) for raw in lines if kind_of(json.loads(raw)) == ENTRY)
+    seen = Seen("arbiter/match/m1", SIGNER.verifier_key(), 1, root(leaves([first])))
+    header = json.loads(lines[0])
+    header[HEADER]["checkpoints"] = 0
+    bare = [line(header).encode(), *(raw for raw in lines[1:]
+                                      if kind_of(json.loads(raw)) != CHECKPOINT)]
+    assert failure(b"".join(bare), seen=seen, complete=False) == ("rolled_back", 35)
