@@ -586,6 +586,9 @@ def test_the_header_announces_the_season_checkpoints(public):
     header[HEADER]["checkpoints"] = 10
     assert failure(replaced(public, 0, header)) == ("missing_checkpoint", 16)
     del header[HEADER]["checkpoints"]  # announced by none: every one is taken as it comes
+    # One after each change: the start (1), the registrations (4), the grants (7), the trade
+    # (8), the match added (9), ann's hint (10), round 1's two missed bids (12), round 2's
+    # missed bid, the award and the end (15), the ruling (16).
     assert verified(replaced(public, 0, header)).checkpoints == [1, 4, 7, 8, 9, 10, 12, 15, 16]
     last = index_of(public, CHECKPOINT, 8)
     assert verified(replaced(public[:last], 0, header)).checkpoints[-1] == 15

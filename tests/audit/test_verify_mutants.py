@@ -627,10 +627,16 @@ def test_a_checkpoint_in_the_bundle_of_a_match_created_unsigned(story):
     lines = bundle_of(app, PUBLIC, match_id="w", signer=None).splitlines(keepends=True)
     signed = bundle_of(story, PUBLIC).splitlines(keepends=True)
     checkpoint = next(raw for raw in signed if kind_of(json.loads(raw)) == CHECKPOINT)
-    forged = b"".join([*lines, checkpoint])
-    assert failure(forged) == ("unexpected_line", 2)
-    assert failure(forged, key=parse_verifier_key(SIGNER.verifier_key())) == \
-        ("unexpected_line", 2)
+    header = json.loads(lines[0])
+    for announced in (0, None):  # announcing none, or not announcing: out of place either way
+        if announced is None:
+            del header[HEADER]["checkpoints"]
+        else:
+            assert header[HEADER]["checkpoints"] == announced
+        forged = b"".join([line(header).encode(), *lines[1:], checkpoint])
+        assert failure(forged) == ("unexpected_line", 2)
+        assert failure(forged, key=parse_verifier_key(SIGNER.verifier_key())) == \
+            ("unexpected_line", 2)
     app.close()
 
 
@@ -663,3 +669,64 @@ def test_a_bundle_with_no_checkpoint_is_older_than_any_seen_signed(story):
     bare = [line(header).encode(), *(raw for raw in lines[1:]
                                       if kind_of(json.loads(raw)) != CHECKPOINT)]
     assert failure(b"".join(bare), seen=seen, complete=False) == ("rolled_back", 35)
+
+
+@pytest.mark.parametrize("edit", [
+    lambda p: p.update(kind=5),
+    lambda p: p.update(actor=None),
+    lambda p: p.update(data=[]),
+    lambda p: p.update(at=5),
+    lambda p: p.update(postings=None),
+    lambda p: p.update(postings=["ann"]),
+    lambda p: p.update(postings=[{"player": "ann", "asset": "garnets", "amount": True,
+                                  "reason": "r"}]),
+    lambda p: p.update(audience="everyone"),
+    lambda p: p.update(audience=[5]),
+    lambda p: p.update(audience=None),
+    lambda p: p.update(extra=1),
+    lambda p: nothing(p.pop("at")),
+])
+def test_a_disclosed_part_of_the_wrong_shape(story, edit):
+    """docs/audit.md: a part is {audience, kind, actor, at, data, postings}, the audience
+    "host" or a list of player names. Checked before its commitment (`bad_opening`)."""
+    assert failure(claimed(bundle_of(story, PUBLIC), lambda c: edit(c["part"]))) == \
+        ("bad_opening", 33)
+
+
+@pytest.mark.parametrize("edit", [
+    lambda p: p.update(at=None),                                  # no time is a part's right
+    lambda p: p.update(audience=["ann", "bob"]),
+    lambda p: p.update(postings=[{"player": "ann", "asset": "garnets", "amount": -1,
+                                  "reason": "r"}]),
+])
+def test_a_disclosed_part_of_the_right_shape_must_still_open_its_seal(story, edit):
+    assert failure(claimed(bundle_of(story, PUBLIC), lambda c: edit(c["part"]))) == \
+        ("bad_seal_opening", 33)
+
+
+def nothing(_: object) -> None:
+    """An edit's value, dropped (the line helpers replace a value only when given one)."""
+
+
+@pytest.mark.parametrize("raw", [b'{"seq":\xff}\n', b"{not json\n", b'{"a":1.5}\n'])
+def test_a_line_that_cannot_be_read_names_the_entry_it_follows(story, raw):
+    """A line that is not UTF-8, not JSON or not canonical has no seq yet: the error names
+    none, and says which entry the line follows (here entry 2, on line 4)."""
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    with pytest.raises(AuditError) as caught:
+        verified(b"".join([*lines[:3], raw, *lines[3:]]))
+    error = caught.value
+    assert (error.seq, error.line) == (None, 4)
+    assert error.code == ("not_canonical" if b"1.5" in raw else "malformed_line")
+    assert "(the line after entry 2)" in error.detail
+
+
+def test_a_checkpoint_cosigned_by_a_witness_still_verifies(story):
+    """A note may carry signatures by other keys (a witness's cosignature): they are ignored,
+    each line in its one spelling, and the host's signature still holds."""
+    note = story.checkpoints("m1").notes[0]["note"]
+    text = parse_note(note).text
+    witness = keys.generate("witness.example").sign_note(text)
+    cosigned = note + witness.split("\n\n", 1)[1]  # the witness's signature line after the host's
+    assert len(parse_note(cosigned).signatures) == 2
+    assert verified(with_checkpoint(bundle_of(story, PUBLIC), 0, cosigned)).entries == 35
