@@ -524,7 +524,7 @@ class _SeasonVerifier:
                              "checkpoints", seq)
         checkpoint = signed_checkpoint(c["note"], self.keys, self.started.header.origin, seq)
         close = parse_season_extensions(checkpoint.extensions)
-        if checkpoint.size != self.size:
+        if checkpoint.size != self.size or not self.size:  # none before entry 1 (size 0)
             raise AuditError("checkpoint_misplaced", f"a checkpoint of size {checkpoint.size} "
                              f"must follow entry {checkpoint.size}, not entry {self.size}", seq)
         proof = [_unb64_hash(h, seq) for h in c["consistency"]]

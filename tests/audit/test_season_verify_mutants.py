@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from audit import keys
 from audit.bundle import line
 from audit.canonical import entry_hash
 from audit.errors import AuditError
+from audit.merkle import root
 from audit.notes import checkpoint_body, parse_checkpoint, parse_note, parse_verifier_key
 from audit.season_bundle import (
     CHECKPOINT,
@@ -134,7 +136,9 @@ def test_the_standings_of_a_season_played_to_its_champion(crowned):
             "standing     cal: out (a ruling)", "standing     dee: champion",
             "standing     eve: out (a ruling)", "standing     fin: out (a ruling)",
             "standing     gil: out (dm)"]
-        assert all((" garnets " in s) == (kind == FULL) for s in standings)
+        shape = r"standing     \w+: [a-z_]+( \([a-z ]+\))?, ToL \d+ Opal \d+ MoE \d+ EC \d+" + \
+            (r" garnets \d+" if kind == FULL else "")
+        assert all(re.fullmatch(shape, s) for s in standings), standings
         assert report[-1] == "verified"
         kinds = [v["kind"] for v in values(crowned[kind]) if kind_of(v) == ENTRY]
         assert kinds.count("Eliminated") == 1 and kinds.count("DmoRecorded") == 1
@@ -277,6 +281,9 @@ def test_each_line_out_of_place_names_the_entry_it_follows(public):
     header, checkpoints = public[0], public[index_of(public, MATCH_CHECKPOINTS)]
     inserted = lambda raw: [*public[:after_1], raw, *public[after_1:]]  # noqa: E731
     assert failure(inserted(header)) == ("unexpected_line", 1)
+    with pytest.raises(AuditError) as caught:
+        verified(inserted(header))
+    assert caught.value.line == after_1 + 1  # the bundle's line, counted from 1
     assert failure(inserted(line({"what": 1}).encode())) == ("malformed_line", 1)
     assert failure(inserted(checkpoints)) == ("unexpected_line", 1)
     assert failure(inserted(public[cited_after(public, 9)])) == ("unexpected_line", 1)
@@ -698,3 +705,14 @@ def test_a_season_bundle_cut_names_what_is_missing(public, full):
     assert failure(replaced(sealed, 0, header)) == ("truncated", 13)
     at_16 = public[:entry_at(public, 16) + 1]  # its checkpoint cut
     assert failure(at_16) == ("missing_checkpoint", 16)
+
+
+def test_a_season_checkpoint_before_the_first_entry_is_misplaced(public):
+    """A checkpoint of size 0 (the empty log's root), signed by the key the header names, put
+    before entry 1: refused with a code, as every failure is, not a crash of the verifier."""
+    note = SIGNER.sign_note(checkpoint_body("games.example.org/season/spring", 0, root([]),
+                                            extensions("0" * 64, [])))
+    first = entry_at(public, 1)
+    forged = [*public[:first], line({CHECKPOINT: {"note": note, "consistency": []}}).encode(),
+              *public[first:]]
+    assert failure(forged) == ("checkpoint_misplaced", None)
