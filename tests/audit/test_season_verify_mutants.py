@@ -16,9 +16,10 @@ import pytest
 
 from audit import keys
 from audit.bundle import line
-from audit.canonical import entry_hash
+from audit.canonical import commitment, entry_hash
+from audit.checkpoints import leaves
 from audit.errors import AuditError
-from audit.merkle import root
+from audit.merkle import consistency_proof, inclusion_proof, root
 from audit.notes import checkpoint_body, parse_checkpoint, parse_note, parse_verifier_key
 from audit.season_bundle import (
     CHECKPOINT,
@@ -716,3 +717,66 @@ def test_a_season_checkpoint_before_the_first_entry_is_misplaced(public):
     forged = [*public[:first], line({CHECKPOINT: {"note": note, "consistency": []}}).encode(),
               *public[first:]]
     assert failure(forged) == ("checkpoint_misplaced", None)
+
+
+def test_a_season_part_of_the_wrong_shape_that_opens_its_commitment(full):
+    """Entry 5 (ann's purse) sealed again over a part of the wrong shape, its commitment and
+    hash made anew: the part opens its seal, but a part is {audience, kind, actor, at, data}
+    with `data` an object (`bad_opening`, entry 5)."""
+    at = entry_at(full, 5)
+    entry, opening = values(full)[at], values(full)[at + 1][OPENING]
+    for bad in ({**opening["parts"][0], "extra": 1}, {**opening["parts"][0], "data": []}):
+        sealed = {**entry, "seals": [commitment(bytes.fromhex(opening["salts"][0]), bad)]}
+        sealed["hash"] = season_entry_hash(sealed)
+        forged = replaced(replaced(full, at, sealed), at + 1, {OPENING: {**opening,
+                                                                         "parts": [bad]}})
+        assert failure(forged) == ("bad_opening", 5)
+
+
+def test_a_citation_without_a_proof_where_a_signed_checkpoint_covers_it_exactly(story, public):
+    """m1 signed at 6, 15 and 21 (its end, entry 21, then the last entry signed): the
+    MatchFinished (season entry 15) cites entry 21, which the checkpoint of size 21 covers, so
+    a citation with no size and no proof is refused (`malformed_citation`)."""
+    entries = [r["entry"] for r in story.match("m1").records][:21]
+    b64s = lambda hashes: [base64.b64encode(h).decode() for h in hashes]  # noqa: E731
+    index = index_of(public, MATCH_CHECKPOINTS)
+    value = values(public)[index]
+    notes = value[MATCH_CHECKPOINTS]["notes"][:2]
+    body = checkpoint_body("games.example.org/match/m1", 21, root(leaves(entries)),
+                           extensions_of(notes[1]["note"]))
+    notes.append({"note": SIGNER.sign_note(body),
+                  "consistency": b64s(consistency_proof(15, leaves(entries)))})
+    value[MATCH_CHECKPOINTS]["notes"] = notes
+    lines = replaced(public, index, value)
+    for seq, cited in ((9, 1), (14, 19), (15, 21)):  # each under the checkpoint of 21 now
+        lines = cited_edit(lines, seq, lambda c, cited=cited: c.update(
+            size=21, proof=b64s(inclusion_proof(cited - 1, leaves(entries)))))
+    # All holds until the season checkpoint after entry 15, which names m1's checkpoint of 22.
+    assert failure(lines) == ("unknown_match_checkpoint", 15)
+    assert failure(cited_edit(lines, 15, lambda c: c.update(size=None, proof=[]))) == \
+        ("malformed_citation", 15)
+
+
+def extensions_of(note: str) -> list[str]:
+    return list(parse_checkpoint(parse_note(note).text).extensions)
+
+
+def test_an_abandoned_match_is_finished_on_its_match_abandoned_entry():
+    """The host ends a match before its end: the season's MatchFinished (abandoned, no
+    outcome, no winners) cites the match's MatchAbandoned entry, and both bundles verify."""
+    app = Arbiter("sqlite:///:memory:", signer=SIGNER)
+    app.create_season("spring")
+    app.register_all("spring", PLAYERS)
+    app.create_match(match_id="m1", season="spring", game="sealed_bid",
+                     setup={"players": PLAYERS}, host_seed="s" * 40, salt_key="ab" * 32)
+    app.submit("m1", "host", "open_match")
+    app.submit("m1", "host", "end", {"reason": "the host's connection died"})
+    for kind in (PUBLIC, FULL):
+        lines = bundle(app, kind)
+        cited = [v[CITED]["entry"]["kind"] for v in values(lines) if kind_of(v) == CITED]
+        assert cited == ["MatchCreated", "MatchAbandoned"]
+        finished = next(v for v in values(lines) if kind_of(v) == ENTRY
+                        and v["kind"] == "MatchFinished")
+        assert finished["public"]["abandoned"] is True
+        assert verified(lines).cited == 2
+    app.close()
