@@ -780,3 +780,30 @@ def test_an_abandoned_match_is_finished_on_its_match_abandoned_entry():
         assert finished["public"]["abandoned"] is True
         assert verified(lines).cited == 2
     app.close()
+
+
+@pytest.mark.parametrize("public_data", [{}, {"results": 5}, {"results": {"ranks": []}},
+                                         {"results": {"details": 5}}])
+def test_a_match_end_the_rules_cannot_read_is_a_citation_mismatch(story, public, public_data):
+    """m1's log re-written by the key the header names (a forger's own key would do): its
+    MatchEnded (entry 21) holds no readable results, entry 22 re-linked, the checkpoint of 22
+    re-signed, every citation proven anew. What the season's MatchFinished (entry 15) took
+    from that end cannot be what it says: `citation_mismatch`, not a crash of the verifier."""
+    entries = [dict(r["entry"]) for r in story.match("m1").records]
+    entries[20] = {**entries[20], "public": public_data}
+    entries[20]["hash"] = entry_hash(entries[20])
+    entries[21] = {**entries[21], "prev": entries[20]["hash"]}
+    entries[21]["hash"] = entry_hash(entries[21])
+    b64s = lambda hashes: [base64.b64encode(h).decode() for h in hashes]  # noqa: E731
+    index = index_of(public, MATCH_CHECKPOINTS)
+    value = values(public)[index]
+    last = value[MATCH_CHECKPOINTS]["notes"][2]
+    body = checkpoint_body("games.example.org/match/m1", 22, root(leaves(entries)),
+                           extensions_of(last["note"]))
+    last.update(note=SIGNER.sign_note(body),
+                consistency=b64s(consistency_proof(15, leaves(entries))))
+    lines = replaced(public, index, value)
+    for seq, cited in ((9, 1), (14, 19), (15, 21)):
+        lines = cited_edit(lines, seq, lambda c, cited=cited: c.update(
+            entry=entries[cited - 1], proof=b64s(inclusion_proof(cited - 1, leaves(entries)))))
+    assert failure(lines) == ("citation_mismatch", 15)
