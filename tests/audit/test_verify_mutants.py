@@ -273,7 +273,8 @@ def opened_line(data: bytes, edit) -> bytes:
 
 @pytest.mark.parametrize("edit", [
     lambda o: o.update(extra=1),
-    lambda o: o.pop("proof"),
+    lambda o: o.pop("proof"),                                   # (the line becomes the list)
+    lambda o: nothing(o.pop("proof")),                          # the proof member missing
     lambda o: o.update(seq=8),                                  # not the seq the claim names
     lambda o: o.update(entry="entry 9"),
     lambda o: o.update(proof="none"),
@@ -356,7 +357,8 @@ def opening_of(data: bytes, seq: int, edit) -> bytes:
 
 @pytest.mark.parametrize("edit, code", [
     (lambda o: o.update(extra=1), "missing_opening"),
-    (lambda o: o.pop("salts"), "missing_opening"),
+    (lambda o: o.pop("salts"), "missing_opening"),             # (the line becomes the list)
+    (lambda o: nothing(o.pop("salts")), "missing_opening"),    # the salts member missing
     (lambda o: o.update(seq=10), "missing_opening"),
     (lambda o: [o], "missing_opening"),
     (lambda o: o.update(parts=o["parts"][:1]), "bad_opening"),
