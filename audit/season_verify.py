@@ -482,7 +482,7 @@ class _SeasonVerifier:
             found = self.folded.matches[data["match"]]
             agrees = entry.get("kind") in ("MatchEnded", "MatchAbandoned") and \
                 isinstance(entry.get("public"), dict) and \
-                ending(found["game"], found["players"], entry["kind"], entry["public"]) == \
+                _ending(found, entry) == \
                 {k: data[k] for k in ("abandoned", "outcome", "winners", "loser", "dmo")}
         if not agrees:
             raise AuditError("citation_mismatch", f"the season's {kind} disagrees with entry "
@@ -524,7 +524,7 @@ class _SeasonVerifier:
                              "checkpoints", seq)
         checkpoint = signed_checkpoint(c["note"], self.keys, self.started.header.origin, seq)
         close = parse_season_extensions(checkpoint.extensions)
-        if checkpoint.size != self.size:
+        if checkpoint.size != self.size or not self.size:  # none before entry 1 (size 0)
             raise AuditError("checkpoint_misplaced", f"a checkpoint of size {checkpoint.size} "
                              f"must follow entry {checkpoint.size}, not entry {self.size}", seq)
         proof = [_unb64_hash(h, seq) for h in c["consistency"]]
@@ -571,3 +571,12 @@ class _SeasonVerifier:
             check_not_rolled_back(self.seen, held and self.audit.checkpoints[-1], self.size)
         self.audit.entries = self.size
         self.audit.season = self.season
+
+
+def _ending(found: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any] | None:
+    """What the season takes from a cited match end, or None when the rules cannot read it
+    (e.g. a MatchEnded without its results): a disagreement, never a crash."""
+    try:
+        return ending(found["game"], found["players"], entry["kind"], entry["public"])
+    except (KeyError, TypeError, AttributeError):
+        return None

@@ -5,18 +5,23 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
+import gc
 import json
 
 import pytest
 
 from audit import keys
 from audit.bundle import CHECKPOINT, ENTRY, FULL, HEADER, OPENED, OPENING, PUBLIC, kind_of, line
+from audit.canonical import commitment
 from audit.checkpoints import leaves
 from audit.errors import AuditError
 from audit.merkle import consistency_proof, inclusion_proof, root
 from audit.notes import checkpoint_body, parse_checkpoint, parse_note, parse_verifier_key
 from audit.signing import extensions, parse_extensions
+from audit.verify import verify
 from audit.witness import Seen
+from commands.audit_cli import verified_data
 from domain.envelope import entry_hash
 from tests.audit.test_bundle import (
     PLAYERS,
@@ -29,6 +34,7 @@ from tests.audit.test_bundle import (
     start,
     verified,
 )
+from tests.audit.test_verify import synthetic
 
 story_fixture = pytest.fixture(played_story, scope="module", name="story")
 
@@ -267,7 +273,8 @@ def opened_line(data: bytes, edit) -> bytes:
 
 @pytest.mark.parametrize("edit", [
     lambda o: o.update(extra=1),
-    lambda o: o.pop("proof"),
+    lambda o: o.pop("proof"),                                   # (the line becomes the list)
+    lambda o: nothing(o.pop("proof")),                          # the proof member missing
     lambda o: o.update(seq=8),                                  # not the seq the claim names
     lambda o: o.update(entry="entry 9"),
     lambda o: o.update(proof="none"),
@@ -350,7 +357,8 @@ def opening_of(data: bytes, seq: int, edit) -> bytes:
 
 @pytest.mark.parametrize("edit, code", [
     (lambda o: o.update(extra=1), "missing_opening"),
-    (lambda o: o.pop("salts"), "missing_opening"),
+    (lambda o: o.pop("salts"), "missing_opening"),             # (the line becomes the list)
+    (lambda o: nothing(o.pop("salts")), "missing_opening"),    # the salts member missing
     (lambda o: o.update(seq=10), "missing_opening"),
     (lambda o: [o], "missing_opening"),
     (lambda o: o.update(parts=o["parts"][:1]), "bad_opening"),
@@ -502,3 +510,225 @@ def test_a_bundle_without_checkpoints_of_a_log_seen_signed_is_rolled_back(story)
     bare = [line(header).encode(), *(raw for raw in lines[1:]
                                       if kind_of(json.loads(raw)) != CHECKPOINT)]
     assert failure(b"".join(bare), seen=seen, complete=False) == ("rolled_back", 35)
+
+
+# -- the second run (bench/mutation.py): what it found untested -----------------------------
+
+def test_progress_is_reported_after_each_chunk_of_1024_lines():
+    """docs/audit.md: lines are read in chunks of 1,024; progress comes after each. A bundle of
+    3,000 entries is 3,001 lines (the header first): chunks end after entries 1,023 and 2,047,
+    then the last after entry 3,000."""
+    seen = []
+    verify(synthetic(3_000), progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1_023, 3_000), (2_047, 3_000), (3_000, 3_000)]
+
+
+def test_a_kept_log_holds_every_entry_and_none_is_kept_unless_asked(story):
+    data = bundle_of(story, FULL)
+    entries = [v for v in values(data) if kind_of(v) == ENTRY]
+    assert verified(data, keep_log=True).kept == entries
+    plain = verified(data)  # flat memory: nothing kept by default
+    assert plain.log is None
+    with pytest.raises(AssertionError):
+        assert plain.kept is None  # raises first
+
+
+def test_a_match_under_way_is_reported_not_ended_and_an_ended_one_ended(story):
+    """`verify --json` prints `ended`: false (not null) while the match goes on."""
+    app = memory_app()
+    play(app, STORY[:5])
+    under_way = verified(bundle_of(app, PUBLIC))
+    assert under_way.ended is False and under_way.results is None
+    assert verified_data(under_way)["ended"] is False
+    app.close()
+    assert verified(bundle_of(story, PUBLIC)).ended is True
+
+
+def test_the_marks_and_signed_checkpoints_of_an_audit_cannot_be_changed(story):
+    """What was found signed is a record: a mark or a checkpoint read from a bundle is frozen
+    (and so can be a key or a set member)."""
+    audit = verified(bundle_of(story, PUBLIC))
+    mark, checkpoint = audit.marks[0], audit.checkpoints[0]
+    for record, name in ((mark, "size"), (checkpoint, "size")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(record, name, 1)
+    assert len({mark, mark, checkpoint}) == 2
+
+
+def test_a_seal_opened_followed_by_anything_but_its_proof(story):
+    """The line after a SealOpened entry (33) must be its proof: a second header there, or
+    the proof line dropped so entry 34 follows, is `missing_seal_proof` naming entry 33, on
+    that line."""
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    index = next(i for i, raw in enumerate(lines) if kind_of(json.loads(raw)) == OPENED)
+    for other in ([lines[0]], []):
+        with pytest.raises(AuditError) as caught:
+            verified(b"".join([*lines[:index], *other, *lines[index + 1:]]))
+        assert (caught.value.code, caught.value.seq, caught.value.line) == \
+            ("missing_seal_proof", 33, index + 1)
+
+
+def test_verify_gives_the_garbage_collector_back_as_it_found_it(story):
+    """verify turns the collector off while it streams; the caller's setting comes back after
+    a verify that passes and after one that fails."""
+    data = bundle_of(story, PUBLIC)
+    assert gc.isenabled()
+    try:
+        verified(data)
+        assert gc.isenabled()
+        failure(data[:-1])
+        assert gc.isenabled()
+        gc.disable()
+        verified(data)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_a_full_headers_host_seed_is_checked_on_the_header_line(story):
+    """The header's host seed must hash to its seed commitment: refused on line 1, before
+    any entry (no seq)."""
+    lines = bundle_of(story, FULL).splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header[HEADER]["host_seed"] = "t" * 40
+    with pytest.raises(AuditError) as caught:
+        verified(b"".join([line(header).encode(), *lines[1:]]))
+    assert (caught.value.code, caught.value.seq, caught.value.line) == ("seed_mismatch", None, 1)
+
+
+def test_a_setup_commitment_not_the_sealed_setups_names_entry_2(story):
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header[HEADER]["setup_commitment"] = "0" * 64
+    assert failure(b"".join([line(header).encode(), *lines[1:]])) == ("header_mismatch", 2)
+
+
+def test_an_abandoned_match_has_ended_without_results():
+    """The host ends the match in round 1 (MatchAbandoned): it has ended, with no outcome, and
+    the round under way closed with the host's signed checkpoint."""
+    app = memory_app()
+    play(app, STORY[:5])
+    app.submit("m1", "host", "end", {"reason": "the host's connection died"})
+    for kind in (PUBLIC, FULL):
+        audit = verified(bundle_of(app, kind))
+        assert audit.ended is True and audit.results is None
+        assert not any(r.startswith("outcome") for r in audit.report())
+        assert sorted(audit.marks) == [0, 1] and audit.checkpoints[-1].round == 1
+    app.close()
+
+
+def test_a_checkpoint_in_the_bundle_of_a_match_created_unsigned(story):
+    """Nothing of an unsigned match is signed: any checkpoint line in its bundle is out of
+    place, whatever it holds and whatever key is pinned."""
+    app = memory_app(signer=None)
+    app.create_season("s")
+    for player in PLAYERS:
+        app.register("s", player)
+    app.create_match(match_id="w", season="s", game="sealed_bid", setup={"players": PLAYERS},
+                     host_seed="h" * 40, salt_key="cd" * 32, unsigned=True)
+    lines = bundle_of(app, PUBLIC, match_id="w", signer=None).splitlines(keepends=True)
+    signed = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    checkpoint = next(raw for raw in signed if kind_of(json.loads(raw)) == CHECKPOINT)
+    header = json.loads(lines[0])
+    for announced in (0, None):  # announcing none, or not announcing: out of place either way
+        if announced is None:
+            del header[HEADER]["checkpoints"]
+        else:
+            assert header[HEADER]["checkpoints"] == announced
+        forged = b"".join([line(header).encode(), *lines[1:], checkpoint])
+        assert failure(forged) == ("unexpected_line", 2)
+        assert failure(forged, key=parse_verifier_key(SIGNER.verifier_key())) == \
+            ("unexpected_line", 2)
+    app.close()
+
+
+def test_an_opening_part_of_the_wrong_shape_that_opens_its_commitment(story):
+    """Entry 9 sealed again over a part of the wrong shape (an extra field), its commitment
+    and hash made anew: the part opens its seal but is no part (`bad_opening`, entry 9)."""
+    lines = bundle_of(story, FULL).splitlines(keepends=True)
+    at = next(i for i, raw in enumerate(lines)
+              if kind_of(v := json.loads(raw)) == ENTRY and v["seq"] == 9)
+    entry, opening = json.loads(lines[at]), json.loads(lines[at + 1])[OPENING]
+    for bad in ({**opening["parts"][0], "extra": 1}, {**opening["parts"][0], "data": []}):
+        parts = [bad, *opening["parts"][1:]]
+        seals = [commitment(bytes.fromhex(s), p) for s, p in zip(opening["salts"], parts,
+                                                                  strict=True)]
+        sealed = {**entry, "seals": seals}
+        sealed["hash"] = entry_hash({k: v for k, v in sealed.items() if k != "hash"})
+        forged = [*lines[:at], line(sealed).encode(),
+                  line({OPENING: {**opening, "parts": parts}}).encode(), *lines[at + 2:]]
+        assert failure(b"".join(forged)) == ("bad_opening", 9)
+
+
+def test_a_bundle_with_no_checkpoint_is_older_than_any_seen_signed(story):
+    """The witness's rule holds at its smallest: a log seen signed at size 1 (entry 1 alone)
+    and a bundle of it holding no checkpoint (0 entries signed) is rolled back."""
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    first = next(json.loads(raw) for raw in lines if kind_of(json.loads(raw)) == ENTRY)
+    seen = Seen("arbiter/match/m1", SIGNER.verifier_key(), 1, root(leaves([first])))
+    header = json.loads(lines[0])
+    header[HEADER]["checkpoints"] = 0
+    bare = [line(header).encode(), *(raw for raw in lines[1:]
+                                      if kind_of(json.loads(raw)) != CHECKPOINT)]
+    assert failure(b"".join(bare), seen=seen, complete=False) == ("rolled_back", 35)
+
+
+@pytest.mark.parametrize("edit", [
+    lambda p: p.update(kind=5),
+    lambda p: p.update(actor=None),
+    lambda p: p.update(data=[]),
+    lambda p: p.update(at=5),
+    lambda p: p.update(postings=None),
+    lambda p: p.update(postings=["ann"]),
+    lambda p: p.update(postings=[{"player": "ann", "asset": "garnets", "amount": True,
+                                  "reason": "r"}]),
+    lambda p: p.update(audience="everyone"),
+    lambda p: p.update(audience=[5]),
+    lambda p: p.update(audience=None),
+    lambda p: p.update(extra=1),
+    lambda p: nothing(p.pop("at")),
+])
+def test_a_disclosed_part_of_the_wrong_shape(story, edit):
+    """docs/audit.md: a part is {audience, kind, actor, at, data, postings}, the audience
+    "host" or a list of player names. Checked before its commitment (`bad_opening`)."""
+    assert failure(claimed(bundle_of(story, PUBLIC), lambda c: edit(c["part"]))) == \
+        ("bad_opening", 33)
+
+
+@pytest.mark.parametrize("edit", [
+    lambda p: p.update(at=None),                                  # no time is a part's right
+    lambda p: p.update(audience=["ann", "bob"]),
+    lambda p: p.update(postings=[{"player": "ann", "asset": "garnets", "amount": -1,
+                                  "reason": "r"}]),
+])
+def test_a_disclosed_part_of_the_right_shape_must_still_open_its_seal(story, edit):
+    assert failure(claimed(bundle_of(story, PUBLIC), lambda c: edit(c["part"]))) == \
+        ("bad_seal_opening", 33)
+
+
+def nothing(_: object) -> None:
+    """An edit's value, dropped (the line helpers replace a value only when given one)."""
+
+
+@pytest.mark.parametrize("raw", [b'{"seq":\xff}\n', b"{not json\n", b'{"a":1.5}\n'])
+def test_a_line_that_cannot_be_read_names_the_entry_it_follows(story, raw):
+    """A line that is not UTF-8, not JSON or not canonical has no seq yet: the error names
+    none, and says which entry the line follows (here entry 2, on line 4)."""
+    lines = bundle_of(story, PUBLIC).splitlines(keepends=True)
+    with pytest.raises(AuditError) as caught:
+        verified(b"".join([*lines[:3], raw, *lines[3:]]))
+    error = caught.value
+    assert (error.seq, error.line) == (None, 4)
+    assert error.code == ("not_canonical" if b"1.5" in raw else "malformed_line")
+    assert "(the line after entry 2)" in error.detail
+
+
+def test_a_checkpoint_cosigned_by_a_witness_still_verifies(story):
+    """A note may carry signatures by other keys (a witness's cosignature): they are ignored,
+    each line in its one spelling, and the host's signature still holds."""
+    note = story.checkpoints("m1").notes[0]["note"]
+    text = parse_note(note).text
+    witness = keys.generate("witness.example").sign_note(text)
+    cosigned = note + witness.split("\n\n", 1)[1]  # the witness's signature line after the host's
+    assert len(parse_note(cosigned).signatures) == 2
+    assert verified(with_checkpoint(bundle_of(story, PUBLIC), 0, cosigned)).entries == 35
