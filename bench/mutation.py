@@ -241,7 +241,8 @@ def run_tests(copy: Path, module: str, tests: list[str], timeout: float, log: Pa
                 coverage_file.write_text(json.dumps(by_line))
             loaded = sys.modules.get(module.removesuffix(".py").replace("/", "."))
             if loaded is not None and not str(loaded.__file__).startswith(str(copy)):
-                print(f"MUTATION DRIVER: {module} was imported from {loaded.__file__}")
+                print(f"MUTATION DRIVER: {module} was imported from {loaded.__file__}",
+                      flush=True)
                 code = 4
         finally:
             os._exit(code)
@@ -326,6 +327,9 @@ def mutate(module: str, tests: list[str], rerun: bool, lines: str | None,
             target.write_text(mutated, encoding="utf-8")
             status = run_tests(copy, module, _selected(m, by_line, tests, options), timeout,
                                WORK / f"{name}.mutant.log")
+            if status == "error 4":  # pytest's usage error: a selected test id is unknown
+                sys.exit(f"{module}: pytest could not select the mutant's tests (a test id that "
+                         f"changes between runs?); see {WORK / f'{name}.mutant.log'}")
             line = source.splitlines()[m.line - 1].strip()
             results[m.key] = {"status": status, "line": m.line, "what": m.what,
                               "source": line, "mutant": m.text[:80]}
