@@ -323,6 +323,19 @@ def test_a_seed_of_fewer_than_32_characters_is_weak():
         assert caught.value.code == "invalid_setup"
 
 
+def test_a_match_refuses_a_weak_seed_unless_the_host_allows_it():
+    with pytest.raises(RuleViolation) as caught:
+        new_match(host_seed="x" * 31)
+    assert caught.value.code == "weak_seed"
+
+
+@pytest.mark.parametrize("match_id", [" m1", "m1 ", "m\n1", "", "m" * 101])
+def test_a_match_id_is_a_printable_name(match_id):
+    with pytest.raises(RuleViolation) as caught:
+        new_match(match_id=match_id)
+    assert caught.value.code == ("too_large" if len(match_id) > 100 else "invalid_text")
+
+
 def test_the_genesis_entry_says_when_the_seed_is_weak_or_the_match_unsigned():
     strong = new_match().record(1)["entry"]["public"]
     assert "weak_seed" not in strong and "unsigned" not in strong
