@@ -54,11 +54,9 @@ def test_the_seed_season_and_each_of_its_matches_verify_offline(sqlite_url):
 
 # -- a season with one Main Match played ------------------------------------------------------
 
-@pytest.fixture
-def totems(sqlite_url) -> Arbiter:
+def play_totems(app: Arbiter) -> Arbiter:
     """Season spring, its seven players with the Totemic Might file's purses, and that match
     played: amy wins, dee is the EC."""
-    app = Arbiter(sqlite_url, signer=SIGNER)
     file = load(SEEDS / "totemic_might-garnet-tiebreak.json").model_copy(
         update={"season": "spring", "match": "totems"})
     app.create_season("spring")
@@ -66,6 +64,11 @@ def totems(sqlite_url) -> Arbiter:
     app.grant_all("spring", [Grant(p, n, reason="purse") for p, n in file.garnets.items() if n])
     assert run(app, file)[1] == []
     return app
+
+
+@pytest.fixture
+def totems(sqlite_url) -> Arbiter:
+    return play_totems(Arbiter(sqlite_url, signer=SIGNER))
 
 
 def duel(app: Arbiter, match: str, dmo: str, ec: str, **season):

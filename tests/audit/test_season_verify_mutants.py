@@ -36,7 +36,7 @@ from audit.season_signing import MatchMark, extensions, parse_season_extensions
 from audit.season_verify import SeasonAudit, verify_any, verify_season
 from audit.verify import Audit
 from audit.witness import Seen
-from commands.app import Arbiter, Grant
+from commands.app import Arbiter
 from commands.matchfile import load, renamed, run
 from domain.envelope import season_entry_hash
 from tests.audit.test_bundle import bundle_of, memory_app
@@ -53,6 +53,7 @@ from tests.audit.test_season_bundle import (
     verified,
     where,
 )
+from tests.test_season_flow import duel, play_totems
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 
@@ -95,17 +96,9 @@ def crowned() -> dict[str, list[bytes]]:
     the Final amy against dee, which dee wins: dee is the champion, amy the runner-up."""
     app = Arbiter("sqlite:///:memory:", signer=SIGNER)
     app.set_origin_prefix("games.example.org")
-    file = load(SEEDS / "totemic_might-garnet-tiebreak.json").model_copy(
-        update={"season": "spring", "match": "totems"})
-    app.create_season("spring")
-    app.register_all("spring", file.players)
-    app.grant_all("spring", [Grant(p, n, reason="purse") for p, n in file.garnets.items() if n])
-    assert run(app, file)[1] == []
+    play_totems(app)
     app.record_dmo("spring", "totems", "gil", "named by the winner")
-    duel = renamed(load(SEEDS / "tile_joust-dm-ec-outscores.json"),
-                   {"mira": "gil", "theo": "dee"}).model_copy(
-        update={"season": "spring", "match": "dm"})
-    assert run(app, duel, from_match="totems")[1] == []
+    assert duel(app, "dm", "gil", "dee", from_match="totems")[1] == []
     for player in ("ben", "cal", "eve", "fin"):
         app.rule("spring", player, "season rule 4: not in the Final", status="eliminated")
     final = renamed(load(SEEDS / "tile_joust-fm-equaliser-tie.json"),
@@ -277,6 +270,14 @@ def cited_after(lines: list[bytes], seq: int) -> int:
                 if kind_of(v) == CITED and v[CITED]["seq"] == seq)
 
 
+def line_edit(lines: list[bytes], index: int, kind: str, edit) -> list[bytes]:
+    """Line `index`, a `kind` line, with its value edited in place, or replaced by what the
+    edit returns."""
+    value = values(lines)[index][kind]
+    edited = edit(value)
+    return replaced(lines, index, {kind: value if edited is None else edited})
+
+
 def test_each_line_out_of_place_names_the_entry_it_follows(public):
     after_1 = entry_at(public, 1) + 1
     header, checkpoints = public[0], public[index_of(public, MATCH_CHECKPOINTS)]
@@ -317,10 +318,7 @@ def test_every_match_the_header_names_has_its_checkpoints_before_the_entries(pub
     lambda m: m["notes"][1].update(consistency=["not base64"]),
 ])
 def test_a_matchs_checkpoints_of_the_wrong_shape(public, edit):
-    index = index_of(public, MATCH_CHECKPOINTS)
-    value = values(public)[index][MATCH_CHECKPOINTS]
-    edited = edit(value)
-    forged = replaced(public, index, {MATCH_CHECKPOINTS: value if edited is None else edited})
+    forged = line_edit(public, index_of(public, MATCH_CHECKPOINTS), MATCH_CHECKPOINTS, edit)
     assert failure(forged) == ("malformed_checkpoint", None)
 
 
@@ -413,9 +411,7 @@ def test_a_season_entry_the_rules_do_not_make(public, seq, edit, code):
 def opening_of(lines: list[bytes], seq: int, edit) -> list[bytes]:
     index = next(i for i, v in enumerate(values(lines))
                  if kind_of(v) == OPENING and v[OPENING]["seq"] == seq)
-    value = values(lines)[index][OPENING]
-    edited = edit(value)
-    return replaced(lines, index, {OPENING: value if edited is None else edited})
+    return line_edit(lines, index, OPENING, edit)
 
 
 @pytest.mark.parametrize("edit, code", [
@@ -456,10 +452,7 @@ def test_an_opening_where_none_is_due(full, public):
 # MatchFinished its end, entry 21; full: also the sealed postings 10-13) ------------------------
 
 def cited_edit(lines: list[bytes], seq: int, edit) -> list[bytes]:
-    index = cited_after(lines, seq)
-    value = values(lines)[index][CITED]
-    edited = edit(value)
-    return replaced(lines, index, {CITED: value if edited is None else edited})
+    return line_edit(lines, cited_after(lines, seq), CITED, edit)
 
 
 @pytest.mark.parametrize("edit", [
@@ -567,10 +560,7 @@ def test_a_sealed_posting_of_another_audience_is_not_the_seasons(full):
 # -- season checkpoints (public story: after entries 1, 4, 7, 8, 9, 10, 12, 15 and 16) ---------
 
 def checkpoint_edit(lines: list[bytes], number: int, edit) -> list[bytes]:
-    index = index_of(lines, CHECKPOINT, number)
-    value = values(lines)[index][CHECKPOINT]
-    edited = edit(value)
-    return replaced(lines, index, {CHECKPOINT: value if edited is None else edited})
+    return line_edit(lines, index_of(lines, CHECKPOINT, number), CHECKPOINT, edit)
 
 
 @pytest.mark.parametrize("edit", [

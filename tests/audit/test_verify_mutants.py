@@ -265,9 +265,15 @@ def opened_line(data: bytes, edit) -> bytes:
     """The bundle with the proof line after the SealOpened entry edited."""
     lines = data.splitlines(keepends=True)
     index = next(i for i, raw in enumerate(lines) if kind_of(json.loads(raw)) == OPENED)
-    value = json.loads(lines[index])[OPENED]
+    return line_edit(lines, index, OPENED, edit)
+
+
+def line_edit(lines: list[bytes], index: int, kind: str, edit) -> bytes:
+    """The bundle with line `index`, a `kind` line, edited in place, or replaced by what the
+    edit returns."""
+    value = json.loads(lines[index])[kind]
     edited = edit(value)
-    return b"".join([*lines[:index], line({OPENED: value if edited is None else edited})
+    return b"".join([*lines[:index], line({kind: value if edited is None else edited})
                      .encode(), *lines[index + 1:]])
 
 
@@ -349,10 +355,7 @@ def opening_of(data: bytes, seq: int, edit) -> bytes:
     lines = data.splitlines(keepends=True)
     index = next(i for i, raw in enumerate(lines) if kind_of(v := json.loads(raw)) == OPENING
                  and v[OPENING]["seq"] == seq)
-    value = json.loads(lines[index])[OPENING]
-    edited = edit(value)
-    return b"".join([*lines[:index], line({OPENING: value if edited is None else edited})
-                     .encode(), *lines[index + 1:]])
+    return line_edit(lines, index, OPENING, edit)
 
 
 @pytest.mark.parametrize("edit, code", [

@@ -163,7 +163,7 @@ def scored(rankings: dict[str, list[str]], **variants: object) -> Match:
 TWO_TOP = {
     # Kong p1 20 p2 15 p3 12 p4 10 p5 8 p6 4; MA p5 20 p6 15 p4 12 p2 10 p1 8 p3 4;
     # ID p3 20 p2 15 p4 12 p1 10 p6 8 p5 4; CT p5 20 p6 15 p2 12 p3 10 p4 8 p1 4.
-    # p1 42, p2 52, p3 46, p4 42, p5 52, p6 42.
+    # p1 42, p2 52, p3 46, p4 42, p5 52, p6 42: winners p2 p5, candidates p1 p4 p6.
     "kong": PLAYERS,
     "minus_auction": ["p5", "p6", "p4", "p2", "p1", "p3"],
     "investment_donation": ["p3", "p2", "p4", "p1", "p6", "p5"],

@@ -2,27 +2,16 @@
 candidates, the spending totals kept for the host, the choices in GT order, the garnets
 (issue 16, mutation testing of scoring.py).
 
-Rankings are given directly (as in test_am_endings); each sum is worked out in a comment."""
+Rankings are given directly, with test_am_endings' `scored` and `TWO_TOP`; each sum is worked out
+in a comment."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.decider import HOST
-from domain.games.amalgamation import scoring
-from domain.games.amalgamation.turn import Turn
 from tests.games.amalgamation.harness import PLAYERS, Match
 from tests.games.amalgamation.scenarios import tied_bottom_match
+from tests.games.amalgamation.test_am_endings import TWO_TOP, scored
 
-TWO_TOP = {
-    # Kong p1 20 p2 15 p3 12 p4 10 p5 8 p6 4; MA p5 20 p6 15 p4 12 p2 10 p1 8 p3 4;
-    # ID p3 20 p2 15 p4 12 p1 10 p6 8 p5 4; CT p5 20 p6 15 p2 12 p3 10 p4 8 p1 4.
-    # p1 42, p2 52, p3 46, p4 42, p5 52, p6 42: winners p2 p5, candidates p1 p4 p6.
-    "kong": PLAYERS,
-    "minus_auction": ["p5", "p6", "p4", "p2", "p1", "p3"],
-    "investment_donation": ["p3", "p2", "p4", "p1", "p6", "p5"],
-    "chip_thief": ["p5", "p6", "p2", "p3", "p4", "p1"],
-}
 ALL_LEVEL = {
     # Kong p1 20 p2 15 p3 12 p4 10 p5 8 p6 4; MA p6 20 p5 15 p4 12 p3 10 p2 8 p1 4;
     # ID p4 20 p2 15 p6 12 p1 10 p5 8 p3 4; CT p3 20 p5 15 p1 12 p6 10 p2 8 p4 4. 46 each.
@@ -31,16 +20,6 @@ ALL_LEVEL = {
     "investment_donation": ["p4", "p2", "p6", "p1", "p5", "p3"],
     "chip_thief": ["p3", "p5", "p1", "p6", "p2", "p4"],
 }
-
-
-def scored(rankings: dict[str, list[str]], **variants: object) -> Match:
-    """A match at the end of round 7 whose sub-game rankings are `rankings`."""
-    match = Match(variants=variants)
-    match.state = replace(match.state, rankings=rankings)
-    turn = Turn(match.state, match.garnets)
-    scoring.award_match(turn)
-    match.record(turn.events)
-    return match
 
 
 def test_nobody_choosing_among_three_candidates_names_the_lowest_in_gt():
