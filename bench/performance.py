@@ -67,7 +67,7 @@ def verify_rows() -> list[Row]:
     # One Ed25519 check per round close is the format's; no verifier does less per round.
     ceiling = found["lines_per_checkpoint"] / (found["ed25519_check_us"] / 1e6)
     rows.append(("verify, real bundles: the signature checks alone (lines/s)", round(ceiling),
-                 round(1e6 / found["sha256_line_us"]), ">=", ">= 0.25"))
+                 found["raw_sha256_lines_per_s"], ">=", ">= 0.25"))
     return rows
 
 
