@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, cast
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, InternalError
 
@@ -23,7 +23,7 @@ from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
 from commands.sealing import DEFAULT_KEY, KEY_VARIABLE, StoreCipher, private_file, store_kind
 from commands.store import database_url, persistence_env
-from commands.stored import CheckedRepository
+from commands.stored import CheckedRepository, StoredVersions
 from commands.writers import Busy, writers_for
 from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
 from domain.decider import HOST, Command
@@ -137,9 +137,11 @@ class Arbiter(Application):
                 if attempt == 4:
                     raise
         self._check_store_key()
+        self.stored_versions = StoredVersions(self.recorder, settings)
 
     def close(self) -> None:
         self.writers.close()
+        self.stored_versions.close()
         super().close()
 
     def _check_store_key(self) -> None:
@@ -158,6 +160,17 @@ class Arbiter(Application):
             raise RuleViolation("store_key_required", f"{store_name(self.url)} is encrypted: "
                                 f"give its store key file (${KEY_VARIABLE}, default "
                                 f"./{DEFAULT_KEY})")
+
+    def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
+        """The library's, except that a match is snapshotted as it stands in memory, just
+        saved: the library would load it from the store once more (a whole replay)."""
+        for aggregate in processing_event.aggregates.values():
+            interval = self.snapshotting_intervals.get(type(aggregate))
+            if not isinstance(aggregate, Match) or interval is None or self.snapshots is None:
+                continue
+            if any(e.originator_version % interval == 0 for e in processing_event.events
+                   if e.originator_id == aggregate.id):
+                self.snapshots.put([Match.Snapshot.take(aggregate)])
 
     def construct_repository(self) -> CheckedRepository:
         """The library's repository (its cache as `env` sizes it), every stored event checked
@@ -432,13 +445,14 @@ class Arbiter(Application):
 
         def attempt() -> Outcome:
             with self._writing(Match.create_id(match_id)) as mid:
-                match = self._load(mid, "unknown_match", match_id)
+                stored = self._stored_now(mid)
+                match = self._load(mid, "unknown_match", match_id, stored)
                 if expect_round is not None and match.round != expect_round and (
                         command_id is None or command_id not in match.handled):
                     raise RuleViolation("round_moved_on", f"round {expect_round} is closed; "
                                         f"round {match.round} is open")
                 with self._writing(Season.create_id(match.season)) as season_id:
-                    season = self._load(season_id, "unknown_season", match.season)
+                    season = self._load(season_id, "unknown_season", match.season, stored)
                     if not match.ended and command_id not in match.handled:
                         season.check_is_in(actor)  # an ended match answers in its own words
                     command = Command(name, actor, dict(args or {}),
@@ -521,17 +535,40 @@ class Arbiter(Application):
 
     # -- the unit of work -----------------------------------------------------------------
 
-    def _load(self, aggregate_id: UUID, code: str, name: str) -> Any:
-        """The cached aggregate itself (not a copy): only under `_writing`. Loaded from the
-        store, a log is checked against its last signed checkpoint too."""
+    def _stored_now(self, match_id: UUID) -> dict[UUID, int]:
+        """The store's versions of a cached match and of its season, in one query: a cached
+        log as long as the store's needs no read of its own (`_load`)."""
+        match = self._cached(match_id)
+        if not isinstance(match, Match):
+            return {}
+        ids = [match_id, Season.create_id(match.season)]
+        return dict(zip(ids, self.stored_versions(ids), strict=True))
+
+    def _cached(self, aggregate_id: UUID) -> Any:
         cache = self.repository.cache
-        stored = cache is None or aggregate_id not in cache.cache
+        try:
+            return None if cache is None else cache.get(aggregate_id)
+        except KeyError:
+            return None
+
+    def _load(self, aggregate_id: UUID, code: str, name: str,
+              stored: Mapping[UUID, int] | None = None) -> Any:
+        """The cached aggregate itself (not a copy): only under `_writing`. A cached log as
+        long as the store's (`stored` versions) is taken as it is; otherwise what the store
+        adds is folded in, and a log loaded from the store is checked against its last signed
+        checkpoint too."""
+        held = self._cached(aggregate_id) if stored and aggregate_id in stored else None
+        if held is not None and stored and held.version == stored[aggregate_id]:
+            self._loaded.setdefault(aggregate_id, held.version)
+            return held
+        cache = self.repository.cache
+        from_store = cache is None or aggregate_id not in cache.cache
         try:
             aggregate: Aggregate = self.repository.get(aggregate_id, deepcopy_from_cache=False)
         except AggregateNotFoundError:
             what = code.removeprefix("unknown_")
             raise RuleViolation(code, f"no {what} {excerpt(name)}") from None
-        if stored and isinstance(aggregate, Match | Season):
+        if from_store and isinstance(aggregate, Match | Season):
             try:
                 self._check_complete(aggregate)
             except RuleViolation:

@@ -128,7 +128,9 @@ class AdvisoryWriters:
                 self._pool = ConnectionPool(
                     conninfo(self.env), min_size=0, max_size=LOCK_POOL, timeout=self.wait,
                     kwargs={"autocommit": True,
-                            "connect_timeout": int(self.env["POSTGRES_CONNECT_TIMEOUT"])},
+                            "connect_timeout": int(self.env["POSTGRES_CONNECT_TIMEOUT"]),
+                            # lock_timeout 0 would wait for ever: a millisecond at least
+                            "options": f"-c lock_timeout={max(1, int(self.wait * 1000))}"},
                     open=True)
             return self._pool
 
@@ -148,8 +150,7 @@ class AdvisoryWriters:
         except psycopg.OperationalError as error:
             raise Busy(refused(error), "store_busy") from None
         try:
-            try:  # lock_timeout 0 would wait for ever: a millisecond at least
-                conn.execute(f"SET lock_timeout = {max(1, int(self.wait * 1000))}")
+            try:
                 conn.execute("SELECT pg_advisory_lock(%s)", (key,))
             except psycopg.errors.LockNotAvailable:
                 raise Busy(f"{name}: other writers held it for {self.wait:g} s; nothing was "

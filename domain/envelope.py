@@ -30,7 +30,7 @@ SEALS = 2  # commitments of every sealed entry: a command's own part and its con
 
 def salt(salt_key: bytes, seq: int, index: int) -> bytes:
     """Unguessable but reproducible: HMAC-SHA256 under the match's salt key."""
-    return hmac.new(salt_key, f"{seq}|{index}".encode(), hashlib.sha256).digest()
+    return hmac.digest(salt_key, f"{seq}|{index}".encode(), "sha256")
 
 
 def commitment(
@@ -42,6 +42,12 @@ def commitment(
 def entry_bytes(entry: dict[str, Any]) -> bytes:
     """The canonical text an entry's hash covers (and its Merkle leaf)."""
     return canonical({k: v for k, v in entry.items() if k != "hash"})
+
+
+def known_entry_bytes(entry: dict[str, Any]) -> bytes:
+    """`entry_bytes` of an entry already checked: sealed by `seal_entry`, or read back from
+    the store (JSON holds nothing else; the stored hash is checked against these bytes)."""
+    return encoded({k: v for k, v in entry.items() if k != "hash"})
 
 
 def entry_hash(entry: dict[str, Any]) -> str:
@@ -84,7 +90,7 @@ def forgery(record: dict[str, Any], salt_key: bytes, prev: str,
     before any view shows it. `prefix` is the log's (a match's, or SEASON_PREFIX)."""
     entry = record["entry"]
     seq = entry["seq"]
-    hashed = encoded({k: v for k, v in entry.items() if k != "hash"})
+    hashed = known_entry_bytes(entry)
     if hashlib.sha256(prefix + hashed).hexdigest() != entry["hash"]:
         return f"entry {seq} does not hash to its hash"
     if entry["prev"] != prev:

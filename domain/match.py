@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from copy import deepcopy
 from dataclasses import dataclass
+from functools import lru_cache
 from hashlib import sha256
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -30,7 +31,7 @@ from pydantic import ValidationError
 from domain.canonical import NotCanonical, canonical, check
 from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event, Game, SetupBase
 from domain.edge import MATCH_SPECS, check_args, check_command_id, check_name, excerpt
-from domain.envelope import GENESIS_PREV, entry_bytes, salt, seal_entry
+from domain.envelope import GENESIS_PREV, known_entry_bytes, salt, seal_entry
 from domain.errors import RuleViolation
 from domain.frozen import freeze, thaw
 from domain.games import get_game
@@ -107,6 +108,7 @@ class Match(Reading, Aggregate):
             return Match.thawed(self.originator_id, self.originator_version, self.state)
 
     @staticmethod
+    @lru_cache(maxsize=4096)  # every command and read names its match by its id
     def create_id(match_id: str) -> UUID:
         return uuid5(NAMESPACE_URL, f"arbiter/match/{match_id}")
 
@@ -493,7 +495,7 @@ class Match(Reading, Aggregate):
     def _apply(self, record: dict[str, Any]) -> None:
         """Fold one record into the match. Runs live and on replay alike."""
         self.records.append(record)
-        self.tree.append(entry_bytes(record["entry"]))
+        self.tree.append(known_entry_bytes(record["entry"]))
         seq, role = record["entry"]["seq"], record["role"]
         if record["command_id"] is not None and role == "command":
             self.handled[record["command_id"]] = [seq]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -84,6 +85,7 @@ def match_kind(game: str, from_match: str | None, final: bool) -> str:
 
 class Season(Aggregate):
     @staticmethod
+    @lru_cache(maxsize=4096)  # every command of a match names its season
     def create_id(name: str) -> UUID:
         return uuid5(NAMESPACE_URL, f"arbiter/season/{name}")
 

@@ -1,0 +1,74 @@
+"""What a command reads from the store: a cached match and season as long as the store's are
+taken as they are (one query for both versions, no events read), and whatever another service
+wrote in between is folded in before the command is decided, on both stores."""
+
+from __future__ import annotations
+
+import pytest
+
+from commands.app import Arbiter
+from commands.stored import StoredVersions
+from domain.match import Match
+from tests.support.host_key import SIGNER
+
+PLAYERS = ["ann", "bob", "cy", "di", "ed", "flo", "gus", "hal", "ivy", "jo", "kit"]
+
+
+def kings_court(app: Arbiter) -> None:
+    app.create_season("s")
+    app.register_all("s", PLAYERS)
+    app.create_match(match_id="kc", season="s", game="kings_court",
+                     setup={"players": PLAYERS}, host_seed="ab" * 32, salt_key="cd" * 32)
+    app.submit("kc", "host", "open_match")
+
+
+def context_garnets(app: Arbiter, seq: int) -> dict[str, int]:
+    """The garnets the command of entry `seq` was decided with (its context part)."""
+    record = app.match("kc").records[seq - 1]
+    return next(p["data"]["garnets"] for p in record["parts"] if p["kind"] == "CommandContext")
+
+
+@pytest.fixture
+def two_services(db_url):
+    first, second = Arbiter(db_url, signer=SIGNER), Arbiter(db_url, signer=SIGNER)
+    kings_court(first)
+    yield first, second
+    first.close()
+    second.close()
+
+
+def test_a_vote_on_a_current_cache_reads_no_events(two_services, monkeypatch):
+    app, _ = two_services
+    app.submit("kc", "ann", "vote", {"candidate": "bob"})  # the match and season now cached
+    reads = []
+    real = app.repository.event_store.get
+    monkeypatch.setattr(app.repository.event_store, "get",
+                        lambda *a, **k: reads.append(a) or real(*a, **k))
+    versions = []
+    real_versions = StoredVersions.__call__
+    monkeypatch.setattr(StoredVersions, "__call__", lambda self, ids: versions.append(ids) or
+                        real_versions(self, ids))
+    before = app.match("kc").version
+    outcome = app.submit("kc", "bob", "vote", {"candidate": "ann"})
+    reads.clear()  # app.match above reads as a reader does; the vote itself is next
+    app.submit("kc", "cy", "vote", {"candidate": "ann"})
+    assert outcome.seqs[0] == before + 1
+    assert reads == []
+    assert len(versions) == 2 and len(versions[-1]) == 2  # the match and its season, at once
+
+
+def test_what_another_service_wrote_is_folded_in_before_deciding(two_services, monkeypatch):
+    first, second = two_services
+    first.submit("kc", "ann", "vote", {"candidate": "bob"})
+    second.submit("kc", "bob", "vote", {"candidate": "ann"})  # the match moved on elsewhere
+    second.grant("s", "cy", "garnets", 7, "a gift")  # and so did the season
+    retried = []
+    monkeypatch.setattr("commands.app.time.sleep", retried.append)  # only a lost save sleeps
+    stored = second.match("kc").version
+    outcome = first.submit("kc", "cy", "vote", {"candidate": "ann"})
+    assert retried == []
+    assert outcome.seqs[0] == stored + 1
+    assert context_garnets(first, outcome.seqs[0])["cy"] == 7
+    cached = first.repository.cache.get(Match.create_id("kc"))
+    assert [r["entry"]["hash"] for r in cached.records] == \
+        [r["entry"]["hash"] for r in second.match("kc").records]
