@@ -19,7 +19,6 @@ from commands import render
 from commands.console import app_of, json_option, now
 from commands.games_cli import commands_of, usage
 from commands.inputs import Parsed, check_round, parse_args, read_json, spec_of
-from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
 
 if TYPE_CHECKING:
@@ -247,6 +246,8 @@ def match_spend(ctx: click.Context, match_id: str, action: str, pairs: tuple[str
 def match_close(ctx: click.Context, match_id: str, name: str | None, as_json: bool) -> None:
     """Close the open round (or phase): defaults fill the gaps, results are revealed, and the
     host's key signs the round's checkpoint."""
+    from domain.decider import HOST
+
     app = app_of(ctx)
     closes = [name] if name else list(game_of(app, match_id).CLOSES)
     refusals = []
@@ -275,6 +276,8 @@ def match_host(ctx: click.Context, match_id: str, action: str, pairs: tuple[str,
                command_id: str | None, receipt_file: str | None, as_json: bool) -> None:
     """Send the host command ACTION with its KEY=VALUE arguments, for example `open_match`
     or `record_dmo dmo=bob`."""
+    from domain.decider import HOST
+
     submitting(ctx, match_id, HOST, action, pairs, command_id, as_json, receipt_file)
 
 
@@ -286,6 +289,8 @@ def match_host(ctx: click.Context, match_id: str, action: str, pairs: tuple[str,
 def match_deadline(ctx: click.Context, match_id: str, deadline: str, as_json: bool) -> None:
     """Set the open round's DEADLINE (ISO 8601, UTC when it names no zone): `arbiter serve`
     closes the round then."""
+    from domain.decider import HOST
+
     result = app_of(ctx).submit(match_id, HOST, "set_deadline", {"deadline": deadline},
                                 at=now())
     told(result, HOST, "set_deadline", as_json)
@@ -305,6 +310,8 @@ def match_correct(ctx: click.Context, match_id: str, reason: str, void: int | No
                   as_json: bool) -> None:
     """A host correction, attributed and with a reason: void a player's submission
     (--void SEQ), or enter a command for them (--as PLAYER ACTION KEY=VALUE...)."""
+    from domain.decider import HOST
+
     app = app_of(ctx)
     if void is not None:
         result = send(app, match_id, HOST, "correct",
@@ -326,6 +333,8 @@ def match_correct(ctx: click.Context, match_id: str, reason: str, void: int | No
 def match_end(ctx: click.Context, match_id: str, reason: str, as_json: bool) -> None:
     """End a match before its rules finish it: no awards beyond those already given; the seed
     is revealed."""
+    from domain.decider import HOST
+
     result = app_of(ctx).submit(match_id, HOST, "end", {"reason": reason}, at=now())
     told(result, HOST, "end", as_json)
 
@@ -345,6 +354,7 @@ def view_command(ctx: click.Context, match_id: str, public: bool, player: str | 
                  host: bool, round_: int | None, as_json: bool) -> None:
     """A match as one viewer sees it (the public, a player or the host), now or as of the end
     of a round: the game's summary, then every event that viewer may see."""
+    from domain.decider import HOST, PUBLIC
     from projections.views import view
 
     if sum([public, player is not None, host]) > 1:

@@ -21,7 +21,6 @@ import click
 
 from commands import render
 from commands.console import app_of, json_option, now
-from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
 
 if TYPE_CHECKING:
@@ -203,6 +202,7 @@ def season_show(ctx: click.Context, season_name: str, player: str | None, host: 
     """Standings, who is still in, who left in which match, each match's winners and EC, and
     every player's history. ToL, Opal, MoE and EC are public; garnets only to their owner and
     the host."""
+    from domain.decider import HOST, PUBLIC
     from projections.standings import standings
 
     the_season = app_of(ctx, signing=False).season(season_name)
@@ -243,6 +243,7 @@ def demo_seasons(app: Arbiter, signer: Signer, folder: Path,
 def demo_season(app: Arbiter, path: Path, signer: Signer,
                 say: Callable[..., None]) -> dict[str, Any]:
     from commands.seasonfile import compare, load_season, play_season
+    from domain.decider import HOST
     from projections.standings import standings
 
     file = load_season(path)

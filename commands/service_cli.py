@@ -18,7 +18,6 @@ import click
 
 from commands import render
 from commands.console import app_of, db_of, json_option
-from commands.store import URL_VARIABLE, database_url, persistence_env
 from domain.errors import RuleViolation
 
 
@@ -45,6 +44,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, interval: floa
     import uvicorn  # only this command needs the server
 
     from commands.http.service import INTERVAL_VARIABLE, PROJECTIONS_VARIABLE
+    from commands.store import URL_VARIABLE, database_url
 
     os.environ[URL_VARIABLE] = database_url(db_of(ctx))
     os.environ[INTERVAL_VARIABLE] = str(interval)
@@ -68,6 +68,7 @@ def projections_group() -> None:
 @click.pass_context
 def projections_run(ctx: click.Context, interval: float) -> None:
     """Keep the view tables current until stopped, as `serve` does in its workers."""
+    from commands.store import database_url, persistence_env
     from projections import runner
 
     stop = threading.Event()
@@ -81,6 +82,7 @@ def projections_run(ctx: click.Context, interval: float) -> None:
 @click.pass_context
 def projections_rebuild(ctx: click.Context, as_json: bool) -> None:
     """Drop the view tables and rebuild them from the events, in one transaction."""
+    from commands.store import database_url, persistence_env
     from projections import runner
     from projections.projection import Ledger
     from projections.tables import datastore_of, open_views

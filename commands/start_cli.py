@@ -17,7 +17,6 @@ import click
 
 from commands import render
 from commands.console import db_of, json_option, store_name
-from commands.store import DEFAULT_URL
 from domain.errors import RuleViolation
 
 if TYPE_CHECKING:
@@ -229,6 +228,8 @@ def audit_of(app: Arbiter, match_id: str, signer: Signer) -> dict[str, Any]:
 
 def next_steps(played: list[dict[str, Any]], seasons: list[dict[str, Any]],
                url: str) -> list[str]:
+    from commands.store import DEFAULT_URL
+
     match = played[-1]["match"]
     player = played[-1]["outcome"]["players"][0]["player"]
     steps = [("the public view", f"arbiter view {match}"),

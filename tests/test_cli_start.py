@@ -90,19 +90,25 @@ def test_the_demo_plays_into_the_users_store_with_the_init_key_and_runs_again(he
     assert shown["as_of"]["seq"] == played["audit"]["entries"]  # the store the user goes on with
 
 
+SERVING = {"fastapi", "uvicorn", "starlette", "sse_starlette", "jinja2", "multipart",
+           "psycopg", "psycopg_pool", "rich"}
+
+
 def test_a_command_that_does_not_serve_loads_no_http_stack(here, sqlite_url):
-    """Nor PostgreSQL's driver for an SQLite store, nor rich for --json."""
+    """Nor PostgreSQL's driver for an SQLite store, nor rich for --json; and the command line
+    itself, its help and its usage errors load no package but click (no pydantic, no event
+    store, no cipher)."""
     arbiter("init")
     arbiter("--db", sqlite_url, "play", str(SMALL_SEED))
     match = "totemic-might-garnet-tiebreak"
     arbiter("--db", sqlite_url, "export", match, "--public", "-o", "m.jsonl")
     probe = """
 import json, sys
+before = set(sys.modules)
 from commands.cli import cli
 def loaded():
-    names = {m.split(".")[0] for m in sys.modules}
-    return sorted(names & {"fastapi", "uvicorn", "starlette", "sse_starlette", "psycopg",
-                           "psycopg_pool", "rich"})
+    names = {m.split(".")[0] for m in set(sys.modules) - before}
+    return sorted(names - set(sys.stdlib_module_names))
 found = {"import": loaded()}
 for args in json.loads(sys.argv[1]):
     sys.stdout = open("/dev/null", "w")
@@ -115,13 +121,17 @@ for args in json.loads(sys.argv[1]):
 print(json.dumps(found))
 """
     runs = [["--db", sqlite_url, *args] for args in (
-        ["--help"], ["view", match, "--json"], ["match", "submit", match, "wager",
-                                                "--as", "amy", "--json"],
+        ["--help"], ["view"], ["view", match, "--json"], ["match", "submit", match, "wager",
+                                                         "--as", "amy", "--json"],
         ["verify", "m.jsonl", "--json"], ["games", "--json"], ["announce", match, "--json"])]
     done = subprocess.run([sys.executable, "-c", probe, json.dumps(runs)], cwd=here,
                           capture_output=True, text=True, check=True,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert all(found == [] for found in json.loads(done.stdout).values()), done.stdout
+    found = json.loads(done.stdout)  # what each run loaded, and those before it
+    starting = [found.pop(run) for run in ("import", "--help", "view")]  # "view": no MATCH
+    assert all(set(names) <= {"click", "commands", "domain", "audit"} for names in starting), \
+        done.stdout
+    assert all(not set(names) & SERVING for names in found.values()), done.stdout
 
 
 FIRST_HOUR = re.compile(r"<!-- first-hour -->\n```sh\n(.*?)```\n<!-- /first-hour -->", re.S)
