@@ -65,6 +65,7 @@ class MatchFollower:
         self.folds = {viewer: Fold(self.game, viewer) for viewer in
                       ((PUBLIC, HOST, *match.players) if viewers is None else viewers)}
         self.round: int | None = None  # the round of the last entry taken
+        self.first = 0  # the seq of that round's first entry
         self.seq = 0
         self.deadlines: list[dict[str, Any]] = []
         self.done: dict[str, None] = {}  # who submitted in the open round, in order
@@ -85,6 +86,7 @@ class MatchFollower:
                       for viewer, fold in self.folds.items()]
         if entry["round"] != self.round:
             self.done, self.open_round_records = {}, []
+            self.first = entry["seq"]
         self.round, self.seq = entry["round"], entry["seq"]
         if is_fact(record):
             event = to_event(record)

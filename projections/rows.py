@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.checkpoints import MatchCheckpoints
 from domain.decider import HOST, PUBLIC
+from domain.match import Reading
 from domain.records import headline, may_see, shown
 from domain.season import Season
 from projections.follow import MatchFollower, dumps, is_fact
@@ -32,9 +33,11 @@ def fact_of(record: dict[str, Any]) -> dict[str, Any] | None:
 
 def match_rows(follower: MatchFollower, record: dict[str, Any]) -> Changes:
     """The match's next entry, which `follower` has not taken yet: the entry itself, who may
-    read it, the summaries of a round it closes, the sender's receipt, the match's position
-    and the host's dashboard. Nothing here grows with the length of the match."""
+    read it, the summaries and entries of a round it closes, the sender's receipt, the match's
+    position and the host's dashboard. Nothing here grows with the length of the match (a
+    round's close, with the length of that round)."""
     match = follower.match
+    first = follower.first
     closed = follower.take(record)
     seq = record["entry"]["seq"]
     key = {"match_id": match.match_id}
@@ -44,6 +47,8 @@ def match_rows(follower: MatchFollower, record: dict[str, Any]) -> Changes:
         ("summary", {**key, "viewer": viewer, "round": round, "seq": upto,
                      "summary": summary})
         for viewer, round, upto, summary in closed]
+    if closed:
+        changes += round_rows(match, key, first, closed)
     changes += [
         ("entry", {**key, "seq": seq, "round": entry["round"],
                    "is_public": int(may_see(record, PUBLIC)), "entry": dumps(entry),
@@ -70,6 +75,20 @@ def match_rows(follower: MatchFollower, record: dict[str, Any]) -> Changes:
         changes.append(("deadline", {**key, "round": deadline["round"],
                                      "deadline": deadline["deadline"]}))
     return changes
+
+
+def round_rows(match: Reading, key: dict[str, Any], first: int,
+               closed: list[tuple[str, int, int, str]]) -> Changes:
+    """The entries of the round that just ended (seqs `first` to the end of it), as each
+    viewer reads them, in one row: a view as of a later round reads one row a round, not one
+    an entry. The texts are the entries' own "shown", so the view reads the same bytes."""
+    _, round, last, _ = closed[0]
+    texts = [(record, dumps(shown(record))) for record in match.records[first - 1:last]
+             if may_see(record, HOST)]
+    return [("round", {**key, "viewer": viewer, "round": round, "first_seq": first,
+                       "seq": last, "shown": ",".join(text for record, text in texts
+                                                      if may_see(record, viewer))})
+            for viewer, *_ in closed]
 
 
 def other_rows(aggregate: Any, version: int) -> Changes:

@@ -10,6 +10,8 @@ one), so an event is applied exactly once however often it is delivered.
     readers      who may read an entry: "public" and each player (the host reads all)
     summaries    the game's summary for each viewer at the end of each round: a view folds
                  the facts after the last one it may use (public, host, players)
+    rounds       the entries of each round that ended as each viewer reads them, in one
+                 text: a view reads a row a round, and the entries since (public, host, players)
     receipts     a player's receipt for each of their commands
     dashboards   the host's dashboard                                   (one row per match)
     deadlines    the open round's deadline, until a close at it is recorded
@@ -54,6 +56,9 @@ TABLES = {
     "summaries": "match_id text NOT NULL, viewer text NOT NULL, round integer NOT NULL, "
                  "seq integer NOT NULL, summary text NOT NULL, "
                  "PRIMARY KEY (match_id, viewer, round)",
+    "rounds": "match_id text NOT NULL, viewer text NOT NULL, round integer NOT NULL, "
+              "first_seq integer NOT NULL, seq integer NOT NULL, shown text NOT NULL, "
+              "PRIMARY KEY (match_id, viewer, round)",
     "receipts": "match_id text NOT NULL, seq integer NOT NULL, player text NOT NULL, "
                 "receipt text NOT NULL, PRIMARY KEY (match_id, seq)",
     "dashboards": "match_id text PRIMARY KEY, dashboard text NOT NULL",
@@ -87,6 +92,7 @@ WRITES = {
     "match": upsert("matches", "match_id",
                     "match_id, season, game, players, round, last_round, seq, ended"),
     "summary": insert("summaries", "match_id, viewer, round, seq, summary"),
+    "round": insert("rounds", "match_id, viewer, round, first_seq, seq, shown"),
     "receipt": insert("receipts", "match_id, seq, player, receipt"),
     "dashboard": upsert("dashboards", "match_id", "match_id, dashboard"),
     "deadline": upsert("deadlines", "match_id", "match_id, round, deadline"),
@@ -100,11 +106,19 @@ WRITES = {
 # only its reader can tell), and it has no readers.
 SHOWN_TO_HOST = ("SELECT {column} FROM {p}entries WHERE match_id = :match_id "
                  "AND seq > :after AND seq <= :upto ORDER BY seq")
-SHOWN_TO = ("SELECT e.{column} FROM {p}entries e JOIN {p}readers r "
-            "ON r.match_id = e.match_id AND r.seq = e.seq "
-            "WHERE e.match_id = :match_id AND r.viewer = :viewer AND e.seq > :after "
-            "AND e.seq <= :upto AND e.is_public <= :public ORDER BY e.seq")
+# From the viewer's readers rows to their entries: SQLite without statistics would otherwise
+# walk every entry in the range to find the few the public reads.
+SHOWN_TO = ("SELECT e.{column} FROM {p}readers r JOIN {p}entries e "
+            "ON e.match_id = r.match_id AND e.seq = r.seq "
+            "WHERE r.match_id = :match_id AND r.viewer = :viewer AND r.seq > :after "
+            "AND r.seq <= :upto AND e.is_public <= :public ORDER BY r.seq")
 UNBOUNDED = 2**62
+
+
+def parsed(texts: list[str]) -> list[Any]:
+    """JSON texts (of one value each, or of several joined by commas; empty for none) as one
+    list, in one parse."""
+    return orjson.loads("[" + ",".join(text for text in texts if text) + "]")
 
 
 def event_of(fact: dict[str, Any]) -> Event:
@@ -119,12 +133,13 @@ def event_of(fact: dict[str, Any]) -> Event:
 # (commands.sealing), and the viewer it is for is keyed: a reader of the database learns neither
 # what a player was told nor who was told something. Match ids, seqs, rounds, the public
 # envelope of each entry, checkpoints and published results stay in the clear.
-SEALED = {"entries": ("shown", "fact"), "summaries": ("summary",), "receipts": ("receipt",),
-          "dashboards": ("dashboard",), "standings": ("standings",)}
-TAGGED = {"readers": "viewer", "summaries": "viewer", "receipts": "player",
+SEALED = {"entries": ("shown", "fact"), "summaries": ("summary",), "rounds": ("shown",),
+          "receipts": ("receipt",), "dashboards": ("dashboard",), "standings": ("standings",)}
+TAGGED = {"readers": "viewer", "summaries": "viewer", "rounds": "viewer", "receipts": "player",
           "standings": "viewer"}
-WRITTEN = {"entry": "entries", "summary": "summaries", "receipt": "receipts",
-           "dashboard": "dashboards", "standings": "standings", "reader": "readers"}
+WRITTEN = {"entry": "entries", "summary": "summaries", "round": "rounds",
+           "receipt": "receipts", "dashboard": "dashboards", "standings": "standings",
+           "reader": "readers"}
 
 
 class Clear:
@@ -241,6 +256,12 @@ class ArbiterViews(TrackingRecorder, ABC):
                   after: int = 0, upto: int = UNBOUNDED, private: bool = False) -> list[Any]:
         """The JSON texts in `column` ("shown" or "fact") of the entries `viewer` may read in
         (after, upto], parsed in one go."""
+        return parsed(self._texts(curs, match_id, viewer, column, after, upto, private))
+
+    def _texts(self, curs: Any, match_id: str, viewer: str, column: str = "shown",
+               after: int = 0, upto: int = UNBOUNDED, private: bool = False) -> list[str]:
+        if after >= upto:
+            return []
         query = (SHOWN_TO_HOST if viewer == HOST else SHOWN_TO).replace("{column}", column)
         if column == "fact":
             query = query.replace(" ORDER BY", " AND fact IS NOT NULL ORDER BY")
@@ -249,7 +270,25 @@ class ArbiterViews(TrackingRecorder, ABC):
                                              "after": after, "upto": upto,
                                              "public": 0 if private else 1})
         texts = [self.cipher.open_text(row[column]) for row in curs.fetchall()]
-        return orjson.loads("[" + ",".join(text for text in texts if text != "null") + "]")
+        return [text for text in texts if text != "null"]
+
+    def _shown_upto(self, curs: Any, match_id: str, viewer: str, round: int,
+                    upto: int) -> list[Any]:
+        """The entries `viewer` may read up to seq `upto`, the last of `round`: one row for
+        each round that ended (`rounds`), the entries themselves for the rest (the open
+        round's, and those of any round without its row: tables projected before rows were
+        kept a round), parsed in one go."""
+        kept = self.rows(curs, "SELECT first_seq, seq, shown FROM {p}rounds WHERE match_id = "
+                               ":match_id AND viewer = :viewer AND round <= :round "
+                               "ORDER BY round",
+                         match_id=match_id, viewer=self.cipher.tag(viewer), round=round)
+        texts: list[str] = []
+        seen = 0
+        for row in kept:
+            texts += self._texts(curs, match_id, viewer, after=seen, upto=row["first_seq"] - 1)
+            texts.append(self.cipher.open_text(row["shown"]))
+            seen = row["seq"]
+        return parsed([*texts, *self._texts(curs, match_id, viewer, after=seen, upto=upto)])
 
     def shown(self, curs: Any, match_id: str, viewer: str, after: int = 0,
               private: bool = False) -> list[dict[str, Any]]:
@@ -278,11 +317,12 @@ class ArbiterViews(TrackingRecorder, ABC):
                     return None
                 upto, as_of_round = last["seq"], last["round"]
             kept = self.one(curs, "SELECT seq, summary FROM {p}summaries WHERE match_id = "
-                                  ":match_id AND viewer = :viewer AND seq <= :upto "
-                                  "ORDER BY seq DESC LIMIT 1",
-                            match_id=match_id, viewer=self.cipher.tag(viewer), upto=upto)
+                                  ":match_id AND viewer = :viewer AND round <= :round "
+                                  "ORDER BY round DESC LIMIT 1",
+                            match_id=match_id, viewer=self.cipher.tag(viewer),
+                            round=as_of_round)
             after = kept["seq"] if kept else 0
-            events = self._readable(curs, match_id, viewer, upto=upto)
+            events = self._shown_upto(curs, match_id, viewer, as_of_round, upto)
             facts = self._readable(curs, match_id, viewer, "fact", after=after, upto=upto)
         game = get_game(head["game"])
         summary = self._open(kept["summary"]) if kept else game.summary_start(viewer)

@@ -106,7 +106,8 @@ def test_the_view_tables_do_not_say_who_was_told_what(app, db_url):
     prefix = '"public".arbiter_views_' if db_url.startswith("postgres") else "arbiter_views_"
     with app.recorder.datastore.transaction(commit=False) as curs:
         for table, column in (("readers", "viewer"), ("summaries", "viewer"),
-                              ("receipts", "player"), ("standings", "viewer")):
+                              ("rounds", "viewer"), ("receipts", "player"),
+                              ("standings", "viewer")):
             curs.execute(f"SELECT {column} AS who FROM {prefix}{table}")
             keyed = {row["who"] for row in curs.fetchall()}
             assert keyed and not keyed & named, table

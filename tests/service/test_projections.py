@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -101,6 +102,54 @@ def test_the_tables_give_every_viewer_every_round_of_every_seed_match(sqlite_url
                     json.loads(json.dumps(view(match, viewer, round))), (file.match, round)
             assert views.view(file.match, viewer, last) is None  # not a round that ended
         assert views.view(file.match, "nobody") is None
+
+
+def projected_seed(url: str) -> tuple[Any, ArbiterViews, Ledger]:
+    """The first King's Court seed played and projected: the match, its view tables and the
+    ledger whose connections they use."""
+    app = Arbiter(url, signer=SIGNER)
+    file = load(SEEDS[0])
+    play(app, file)
+    ledger = Ledger(env=persistence_env(url))
+    views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
+    catch_up(ledger, views)
+    return app.match(file.match), views, ledger
+
+
+def test_a_view_as_of_a_round_reads_one_row_a_round_and_no_entry(sqlite_url, monkeypatch):
+    """What costs a view as of a round is the rounds it shows, not their entries one by one:
+    every entry it shows comes from the rows kept at each round's end."""
+    match, views, _ledger = projected_seed(sqlite_url)
+    statements: list[str] = []
+    execute = views.execute
+
+    def spied(curs: Any, query: str, params: dict[str, Any]) -> None:
+        statements.append(query)
+        execute(curs, query, params)
+
+    monkeypatch.setattr(views, "execute", spied)
+    last = match.records[-1]["entry"]["round"]
+    assert last > 2
+    for viewer in (PUBLIC, HOST, *match.players):
+        for round in range(last):
+            statements.clear()
+            assert views.view(match.match_id, viewer, round)["events"]
+            assert any("rounds" in query for query in statements)
+            assert not [query for query in statements
+                        if "readers" in query or re.search(r"\b(shown|fact)\b.*entries", query)]
+
+
+def test_rounds_without_their_row_are_read_from_the_entries(sqlite_url):
+    """Tables projected before the rows kept a round (or missing some) give the same views."""
+    match, views, _ledger = projected_seed(sqlite_url)
+    last = match.records[-1]["entry"]["round"]
+    with views.datastore.transaction(commit=True) as curs:
+        curs.execute("DELETE FROM arbiter_views_rounds WHERE round < 2 OR round = :middle",
+                     {"middle": last // 2 + 1})
+    for viewer in (PUBLIC, HOST, *match.players):
+        for round in (*range(last), None):
+            assert views.view(match.match_id, viewer, round) == \
+                json.loads(json.dumps(view(match, viewer, round))), (viewer, round)
 
 
 def test_a_ten_thousand_entry_match_projects_live_as_a_rebuild_does(sqlite_url):
