@@ -464,8 +464,10 @@ class Match(Reading, Aggregate):
         entry = seal_entry(match=self.match_id, seq=seq, round=round,
                            prev=self.record(self.version)["entry"]["hash"],
                            salt_key=parse_salt_key(self.salt_key), public=public, parts=parts)
-        self._appended(record={"entry": entry, "parts": parts, "postings": postings,
-                               "role": role, "batch": batch, "command_id": command_id})
+        # The library's event itself: its decorated method would first sort out arguments.
+        self.trigger_event(self.Appended, record={  # type: ignore[attr-defined]
+            "entry": entry, "parts": parts, "postings": postings, "role": role,
+            "batch": batch, "command_id": command_id})
 
     def _openings(self, kinds: tuple[str, ...]) -> list[MatchFact]:
         """A SealOpened for the latest sealed game event of each of these kinds, unless it is
