@@ -45,6 +45,7 @@ from audit.canonical import (
     entry_bytes,
     loads,
     read_fast,
+    read_public_entry,
     salt,
 )
 from audit.errors import AuditError
@@ -60,6 +61,8 @@ from audit.notes import (
     verify_note,
 )
 from audit.rerun import Rerun
+from audit.sealed_line import HEAD as SEALED
+from audit.sealed_line import SealedLines
 from audit.signing import parse_extensions
 from audit.state_root import state_root
 from audit.witness import Seen, check_not_rolled_back, check_seen
@@ -76,7 +79,10 @@ _HASH_MEMBER = b'"hash":"'  # canonical key order puts it after "actor" and "at"
 _HASH_MEMBER_END = len(_HASH_MEMBER) + 64 + 2  # the quote and comma after the 64 hex digits
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _HEX64S = re.compile(r"(?:[0-9a-f]{64})*")
+_HEX_DIGITS = b"0123456789abcdef"
 _NOTE_ERRORS = {"unverified": "unsigned_checkpoint", "bad_signature": "bad_signature"}
+_NOTED = frozenset({"SeedContributed", "SeedRevealed", "MatchEnded", "MatchAbandoned",
+                    "SealOpened"})  # the public facts `_Verifier._public_fact` acts on
 
 
 @dataclass(frozen=True)
@@ -220,6 +226,8 @@ class _Verifier:
         self.salt_key = b""
         self.rerun: Rerun | None = None
         self.contributions: dict[str, str] = {}
+        self.sealed: SealedLines | None = None  # set by a header whose entries `_ordinary` takes
+        self.seen_at = seen.size if seen is not None else 0
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -228,10 +236,18 @@ class _Verifier:
         gc.disable()  # a streaming verify makes no cycles; collecting them costs a tenth
         try:
             for chunk in _chunks(stream):
-                for raw in chunk:
-                    self.line += 1
+                taken, first = 0, self.line
+                while taken < len(chunk):
+                    if self.sealed is not None:
+                        taken = self._ordinary(chunk, taken, self.sealed)
+                        if taken == len(chunk):
+                            break
+                    raw = chunk[taken]
+                    taken += 1
+                    self.line = first + taken
                     value = read_fast(raw)
                     self._line(raw, _parse(raw, self.size) if value is None else value)
+                self.line = first + len(chunk)
                 if self.progress and self.audit:
                     self.progress(self.size, self.audit.header.entries)
             self._finish()
@@ -291,6 +307,8 @@ class _Verifier:
                                  "seed commitment")
             self.salt_key = bytes.fromhex(salt_key)
             self.rerun = Rerun(header)
+        if self.rerun is None and not self.keep_log:
+            self.sealed = SealedLines(header.match)
 
     # -- entries ---------------------------------------------------------------------------
 
@@ -342,6 +360,56 @@ class _Verifier:
                 self.pending = e
             else:
                 self.rerun.step(e, [])
+
+    def _ordinary(self, lines: list[bytes], taken: int, sealed: SealedLines) -> int:
+        """The hot path of a public bundle: the ordinary entries of `lines` from index `taken`
+        on (past the two the header names, no fact `_public_fact` notes, all of the round under
+        way or, once a checkpoint closed it, of the next), each checked as `_entry` checks it:
+        a sealed one against the line expected (audit.sealed_line), a public one read in C.
+        Returns the index of the first line that is not one, with everything before it taken:
+        `_line` takes that line, as it takes the rest of the entries, every other line, and
+        every failure with its code."""
+        if self.seal_opened is not None or self.size < 2:
+            return taken
+        round = self.round + (self.round == self.closed)  # `_entry` moves on past a closed round
+        match, last = self.started.header.match, self.started.header.entries
+        if self.size < self.seen_at:
+            last = min(last, self.seen_at - 1)  # `_entry` checks the log as seen at that size
+        sealed.in_round(round)
+        expected = sealed.hash_of
+        leaves: list[bytes] = []
+        digests: list[bytes] = []  # the hash each line claims, checked below all at once
+        seq, prev = self.size, self.prev.encode()
+        for raw in islice(lines, taken, None):
+            seq += 1
+            if seq > last:
+                break
+            if raw.startswith(SEALED):
+                digest = expected(raw, seq, prev)
+                if digest is None:
+                    break
+            else:
+                e = read_public_entry(raw)
+                if e is None or e.seq != seq or e.prev.encode() != prev or e.round != round or \
+                        e.v != VERSION or e.match != match or e.kind in _NOTED or \
+                        len(e.seals) != (e.kind == "CommandAccepted") or \
+                        (e.seals and "".join(e.seals).encode().translate(None, _HEX_DIGITS)):
+                    break
+                digest = e.hash.encode()
+            start = raw.find(_HASH_MEMBER)
+            leaves.append(raw[:start] + raw[start + _HASH_MEMBER_END:-1])
+            digests.append(digest)
+            prev = digest
+        hashed = b"".join([sha256(EVENT_PREFIX + leaf).digest() for leaf in leaves]).hex().encode()
+        if hashed != b"".join(digests):  # the entry that does not hash to its hash is `_entry`'s
+            del leaves[next(i for i, digest in enumerate(digests)
+                            if hashed[64 * i:64 * i + 64] != digest):]
+        if leaves:
+            self.tree.extend(leaves)
+            self.size += len(leaves)
+            self.prev = digests[len(leaves) - 1].decode()
+            self.round = round
+        return taken + len(leaves)
 
     def _check_against_header(self, e: dict[str, Any]) -> None:
         h = self.started.header
