@@ -88,16 +88,16 @@ SafeInt = Annotated[int, msgspec.Meta(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)
 Hex64 = Annotated[str, msgspec.Meta(min_length=64, max_length=64)]  # hex: the caller checks
 
 
-class Posting(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+class Posting(msgspec.Struct, gc=False):
     amount: SafeInt
     asset: str
     player: str
     reason: str
 
 
-class PublicEntry(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    """The envelope of a public entry: every field and no other, each of its JSON type, in
-    canonical (sorted) order, so that encoding it writes them in that order."""
+class PublicEntry(msgspec.Struct, gc=False):
+    """The envelope of a public entry: every field, each of its JSON type, in canonical
+    (sorted) order, so that encoding it writes them in that order (and no other field)."""
 
     actor: str
     at: str | None
