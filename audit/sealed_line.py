@@ -15,6 +15,7 @@ from domain.envelope import SEALS, VERSION
 
 HEAD = b'{"actor":null,"at":null,"hash":"'  # the canonical order: actor, at, hash, kind, ...
 _HASH = slice(len(HEAD), len(HEAD) + 64)
+_LEAF_HEAD, _AFTER_HASH = HEAD[:-len(b'"hash":"')], _HASH.stop + len(b'",')
 # What a line's commitments look like with each hex digit written x (and an x written -).
 _HEX_AS_X = bytes.maketrans(b"0123456789abcdefx", b"x" * 16 + b"-")
 _COMMITMENTS = b'","'.join([b"x" * 64] * SEALS)
@@ -35,12 +36,13 @@ class SealedLines:
         start = _HASH.stop + len(self.after_hash) + 64 + len(self.after_prev)
         self.commitments = slice(start, start + len(_COMMITMENTS))
 
-    def hash_of(self, raw: bytes, seq: int, prev: bytes) -> bytes | None:
-        """The hash `raw` claims (its hex text), if `raw` is the line of a sealed entry at `seq`
-        after the entry whose hash is `prev`, in the round expected; else None."""
+    def read(self, raw: bytes, seq: int, prev: bytes) -> tuple[bytes, bytes] | None:
+        """The hash `raw` claims (its hex text) and the entry's Merkle leaf (the line without
+        its hash), if `raw` is the line of a sealed entry at `seq` after the entry whose hash
+        is `prev`, in the round expected; else None."""
         digest, commitments = raw[_HASH], raw[self.commitments]
         expected = b"".join((HEAD, digest, self.after_hash, prev, self.after_prev, commitments,
                              self.tail % seq))
         if expected != raw or commitments.translate(_HEX_AS_X) != _COMMITMENTS:
             return None
-        return digest
+        return digest, _LEAF_HEAD + raw[_AFTER_HASH:-1]

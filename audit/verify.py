@@ -376,7 +376,6 @@ class _Verifier:
         if self.size < self.seen_at:
             last = min(last, self.seen_at - 1)  # `_entry` checks the log as seen at that size
         sealed.in_round(round)
-        expected = sealed.hash_of
         leaves: list[bytes] = []
         digests: list[bytes] = []  # the hash each line claims, checked below all at once
         seq, prev = self.size, self.prev.encode()
@@ -385,9 +384,10 @@ class _Verifier:
             if seq > last:
                 break
             if raw.startswith(SEALED):
-                digest = expected(raw, seq, prev)
-                if digest is None:
+                read = sealed.read(raw, seq, prev)
+                if read is None:
                     break
+                prev, leaf = read
             else:
                 e = read_public_entry(raw)
                 if e is None or e.seq != seq or e.prev.encode() != prev or e.round != round or \
@@ -395,11 +395,11 @@ class _Verifier:
                         len(e.seals) != (e.kind == "CommandAccepted") or \
                         (e.seals and "".join(e.seals).encode().translate(None, _HEX_DIGITS)):
                     break
-                digest = e.hash.encode()
-            start = raw.find(_HASH_MEMBER)
-            leaves.append(raw[:start] + raw[start + _HASH_MEMBER_END:-1])
-            digests.append(digest)
-            prev = digest
+                prev = e.hash.encode()
+                start = raw.find(_HASH_MEMBER)
+                leaf = raw[:start] + raw[start + _HASH_MEMBER_END:-1]
+            leaves.append(leaf)
+            digests.append(prev)
         hashed = b"".join([sha256(EVENT_PREFIX + leaf).digest() for leaf in leaves]).hex().encode()
         if hashed != b"".join(digests):  # the entry that does not hash to its hash is `_entry`'s
             del leaves[next(i for i, digest in enumerate(digests)
