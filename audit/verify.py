@@ -15,7 +15,6 @@ service itself does.
 from __future__ import annotations
 
 import base64
-import binascii
 import gc
 import json
 import re
@@ -58,7 +57,7 @@ from audit.notes import (
     parse_checkpoint,
     parse_note,
     parse_verifier_key,
-    verify_note,
+    verify_parsed_note,
 )
 from audit.rerun import Rerun
 from audit.sealed_line import HEAD as SEALED
@@ -647,8 +646,8 @@ def signed_checkpoint(note: str, keys: list[VerifierKey], origin: str,
     if not keys:
         raise AuditError("no_host_key", "the header names no host key: pass --key", seq)
     try:
-        verify_note(note, keys)
         parsed = parse_note(note)
+        verify_parsed_note(parsed, keys)
         checkpoint = parse_checkpoint(parsed.text)
     except NoteError as error:
         raise note_failure(error, seq) from None
@@ -754,7 +753,7 @@ def _respelled(note: Note) -> str:
 def _unb64_hash(text: Any, seq: int | None) -> bytes:
     try:
         raw = base64.b64decode(text, validate=True) if isinstance(text, str) else b""
-    except binascii.Error:
+    except ValueError:  # binascii.Error, or a text that is not ASCII
         raw = b""
     if len(raw) != HASH_SIZE or base64.b64encode(raw).decode() != text:
         raise AuditError("malformed_checkpoint", f"{text!r} is not a base64 SHA-256 hash", seq)
