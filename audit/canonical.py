@@ -88,14 +88,14 @@ SafeInt = Annotated[int, msgspec.Meta(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)
 Hex64 = Annotated[str, msgspec.Meta(min_length=64, max_length=64)]  # hex: the caller checks
 
 
-class Posting(msgspec.Struct, gc=False):
+class Posting(msgspec.Struct):
     amount: SafeInt
     asset: str
     player: str
     reason: str
 
 
-class PublicEntry(msgspec.Struct, gc=False):
+class PublicEntry(msgspec.Struct):
     """The envelope of a public entry: every field, each of its JSON type, in canonical
     (sorted) order, so that encoding it writes them in that order (and no other field)."""
 

@@ -22,13 +22,15 @@ _COMMITMENTS = b'","'.join([b"x" * 64] * SEALS)
 
 
 class SealedLines:
-    """The sealed entries of one match's log, round by round."""
+    """The sealed entries of one match's log, round by round (`in_round` before `read`)."""
+
+    after_prev: bytes
+    commitments: slice
 
     def __init__(self, match_id: str) -> None:
         self.after_hash = (b'","kind":null,"match":' + canonical(match_id)
                            + b',"postings":null,"prev":"')
         self.tail = b'"],"seq":%%d,"v":%d}\n' % VERSION
-        self.in_round(0)
 
     def in_round(self, round: int) -> None:
         """Expect the entries of `round` from now on."""
