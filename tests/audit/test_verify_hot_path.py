@@ -133,6 +133,20 @@ def test_an_ordinary_entry_in_place_of_a_seal_proof_ends_the_same_both_ways(publ
     assert both_ways(lines)[:3] == ("failed", "missing_seal_proof", opener["seq"])
 
 
+@pytest.mark.parametrize("sealed", [True, False], ids=["sealed", "public"])
+def test_the_hot_path_stops_at_a_line_it_cannot_take_though_the_next_links_past_it(
+        public, sealed):
+    values = [json.loads(raw) for raw in public]
+    index = next(i for i, v in enumerate(values[:-1]) if kind_of(v) == kind_of(values[i + 1])
+                 == ENTRY and v["seq"] > 2 and (v["kind"] is None) == sealed
+                 and values[i + 1]["kind"] not in audit.verify._NOTED)
+    bad, after = values[index], values[index + 1]
+    linked = rehashed({**after, "prev": bad["prev"]})  # as if the bad line were not there
+    lines = [*public[:index], public[index].replace(b'"seq"', b'"seq" '), linked,
+             *public[index + 2:]]
+    assert both_ways(lines)[:3] == ("failed", "not_canonical", None)
+
+
 def test_a_line_left_out_or_moved_or_cut_ends_the_same_both_ways(public):
     for index in range(1, len(public)):
         rest = [*public[:index], *public[index + 1:]]
