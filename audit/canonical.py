@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 import orjson
@@ -29,6 +29,7 @@ __all__ = [
     "entry_hash",
     "loads",
     "read_fast",
+    "read_public_entry",
     "salt",
 ]
 
@@ -79,5 +80,54 @@ def read_fast(raw: bytes) -> Any:
     try:
         value = _FAST_DECODER.decode(raw)
         return value if orjson.dumps(value, option=_FAST_ENCODING) == raw[:-1] else None
+    except (msgspec.DecodeError, orjson.JSONEncodeError, UnicodeDecodeError):
+        return None
+
+
+SafeInt = Annotated[int, msgspec.Meta(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)]
+Hex64 = Annotated[str, msgspec.Meta(min_length=64, max_length=64)]  # hex: the caller checks
+
+
+class Posting(msgspec.Struct):
+    amount: SafeInt
+    asset: str
+    player: str
+    reason: str
+
+
+class PublicEntry(msgspec.Struct):
+    """The envelope of a public entry: every field, each of its JSON type, in canonical
+    (sorted) order, so that encoding it writes them in that order (and no other field)."""
+
+    actor: str
+    at: str | None
+    hash: str
+    kind: str
+    match: str
+    postings: list[Posting]
+    prev: str
+    public: dict[str, Any]
+    round: SafeInt
+    seals: list[Hex64]
+    seq: SafeInt
+    v: SafeInt
+
+
+_PUBLIC_ENTRY = msgspec.json.Decoder(PublicEntry, float_hook=_refuse_float)
+_SORTED = msgspec.json.Encoder(order="sorted")  # a struct's fields as declared, dict keys sorted
+
+
+def read_public_entry(raw: bytes) -> PublicEntry | None:
+    """A public entry's line (ending in a newline) read and checked in C: its envelope, if the
+    line is the canonical text of one, every field of its type (commitments 64 characters
+    long); else None, and `read_fast` or `loads` reads it as whatever it is. msgspec escapes
+    as RFC 8785 does and sorts keys as `read_fast` does (tests/audit/test_bundle.py); orjson
+    refuses the integers out of range that `public` may hold."""
+    if not raw.endswith(b"\n") or (not raw.isascii() and _UTF16_ORDER_DIFFERS.search(raw)):
+        return None
+    try:
+        e = _PUBLIC_ENTRY.decode(raw)
+        orjson.dumps(e.public, option=_FAST_ENCODING)
+        return e if _SORTED.encode(e) == raw[:-1] else None
     except (msgspec.DecodeError, orjson.JSONEncodeError, UnicodeDecodeError):
         return None

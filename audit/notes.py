@@ -11,6 +11,7 @@ import base64
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from hashlib import sha256
 from typing import NamedTuple
 
@@ -57,10 +58,15 @@ class VerifierKey:
         if not isinstance(self.public_key, bytes) or len(self.public_key) != 32:
             raise NoteError("malformed_key", "an Ed25519 public key is 32 bytes")
 
-    @property
+    @cached_property
     def key_id(self) -> bytes:
         """SHA-256(name || "\\n" || type || public key)[:4], as signature lines carry it."""
         return sha256(f"{self.name}\n".encode() + self._typed_key).digest()[:4]
+
+    @cached_property
+    def ed25519(self) -> Ed25519PublicKey:
+        """The key, loaded once for all the notes it checks."""
+        return Ed25519PublicKey.from_public_bytes(self.public_key)
 
     @property
     def _typed_key(self) -> bytes:
@@ -164,11 +170,24 @@ def verify_note(note: str | bytes, keys: Iterable[VerifierKey]) -> list[Verifier
     Signatures by keys not given are ignored (other witnesses, rotated keys). A given key's bad
     signature rejects the whole note, and so does a note that no given key signed.
     """
+    known = _known(keys)
+    return _signers(parse_note(note), known)
+
+
+def verify_parsed_note(parsed: Note, keys: Iterable[VerifierKey]) -> list[VerifierKey]:
+    """`verify_note` of a note already parsed."""
+    return _signers(parsed, _known(keys))
+
+
+def _known(keys: Iterable[VerifierKey]) -> dict[tuple[str, bytes], VerifierKey]:
     known: dict[tuple[str, bytes], VerifierKey] = {}
     for key in keys:
         if known.setdefault((key.name, key.key_id), key) != key:
             raise NoteError("ambiguous_key", f"two keys are {key.name}+{key.key_id.hex()}")
-    parsed = parse_note(note)
+    return known
+
+
+def _signers(parsed: Note, known: dict[tuple[str, bytes], VerifierKey]) -> list[VerifierKey]:
     verified: list[VerifierKey] = []
     for sig in parsed.signatures:
         signer = known.get((sig.name, sig.key_id))
@@ -192,7 +211,7 @@ def _signed(key: VerifierKey, text: str, signature: bytes) -> bool:
         message = f"cosignature/v1\ntime {timestamp}\n".encode() + message
         signature = signature[8:]
     try:
-        Ed25519PublicKey.from_public_bytes(key.public_key).verify(signature, message)
+        key.ed25519.verify(signature, message)
     except InvalidSignature:
         return False
     return True

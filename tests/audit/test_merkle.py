@@ -364,3 +364,18 @@ def test_tree_builder_matches_root_in_flat_memory() -> None:
         assert len(builder._stack) == size.bit_count()  # one subtree root per set bit
         if size < 200:
             builder.append(LEAVES[size])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 25), max_size=8))
+def test_a_tree_extended_in_runs_is_the_tree_appended_one_by_one(runs: list[int]) -> None:
+    """`extend` folds a run of leaves a level at a time; whatever the runs, the subtree roots
+    it keeps are `append`'s."""
+    extended, appended, size = TreeBuilder(), TreeBuilder(), 0
+    for run in runs:
+        extended.extend(LEAVES[size:size + run])
+        for data in LEAVES[size:size + run]:
+            appended.append(data)
+        size += run
+        assert extended.size == size and extended.state() == appended.state()
+        assert extended.root() == root(LEAVES[:size])

@@ -441,7 +441,7 @@ def test_a_signed_match_whose_header_names_no_key_needs_one(story):
 
 
 @pytest.mark.parametrize("proof", [
-    ["not base64"], [base64.b64encode(bytes(31)).decode()], [5],
+    ["not base64"], [base64.b64encode(bytes(31)).decode()], [5], ["\N{EM DASH}" * 44],
 ])
 def test_a_consistency_hash_that_cannot_be_read(story, proof):
     assert failure(with_checkpoint(bundle_of(story, PUBLIC), 1, consistency=proof)) == \
