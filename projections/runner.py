@@ -68,6 +68,8 @@ def catch_up(ledger: Ledger, views: ArbiterViews,
                     record(views, changes, found[0].id, found[n - 1].id)
                 raise
         after = record(views, changes, found[0].id, found[-1].id)
+        if len(found) < BATCH and after >= found[-1].id:
+            return  # the log's end: what is recorded later is told (NOTIFY, a wake)
 
 
 def record(views: ArbiterViews, changes: Changes, first: int, last: int) -> int:

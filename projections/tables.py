@@ -96,6 +96,25 @@ WRITES = {
     "results": upsert("results", "match_id", "match_id, results"),
 }
 
+# The statements that set one row, named by these columns, whatever it held: of several on one
+# row in a batch of events, the last says it all.
+KEYED = {"match": ("matches", "match_id"), "dashboard": ("dashboards", "match_id"),
+         "deadline": ("deadlines", "match_id"), "no_deadline": ("deadlines", "match_id"),
+         "standings": ("standings", "season", "viewer"), "results": ("results", "match_id")}
+
+
+def latest(changes: Changes) -> Changes:
+    """`changes` without the keyed statements that a later one on the same row overrides
+    (the others insert rows of their own)."""
+    last: dict[tuple[Any, ...], int] = {}
+    for n, (statement, params) in enumerate(changes):
+        if statement in KEYED:
+            table, *columns = KEYED[statement]
+            last[(table, *(params[c] for c in columns))] = n
+    kept = set(last.values())
+    return [change for n, change in enumerate(changes) if change[0] not in KEYED or n in kept]
+
+
 # A padding entry is nobody's to read: its "shown" is JSON null (sealed like any other, so
 # only its reader can tell), and it has no readers.
 SHOWN_TO_HOST = ("SELECT {column} FROM {p}entries WHERE match_id = :match_id "
@@ -164,11 +183,12 @@ class ArbiterViews(TrackingRecorder, ABC):
     # -- writing --------------------------------------------------------------------------
 
     def record(self, changes: Changes, tracking: Tracking) -> None:
-        """One event: its changes and its tracking row commit together or not at all."""
+        """The changes of one event, or of several in a row, and the tracking row of the
+        last: they commit together or not at all."""
         with self.datastore.transaction(commit=True) as curs:
             self._insert_tracking(curs, tracking)  # before the batch: it reads its answer
             with self.batched(curs):
-                self._apply(curs, changes)
+                self._apply(curs, latest(changes))
 
     def rebuild(self, stream: Iterable[Changes], position: int) -> None:
         """Drop the tables and write the changes of every event up to notification
