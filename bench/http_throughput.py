@@ -117,8 +117,9 @@ def tokens_of(base: str, app: Arbiter, jobs: list[tuple[str, str, str]]) -> list
 
 
 def through_wrk(url: str, app: Arbiter, names: list[str], clients: int, seconds: int,
-                workers: int) -> float:
-    """Votes per second over HTTP with wrk (bench/votes.lua: one thread a client)."""
+                workers: int) -> tuple[float, int]:
+    """Votes per second over HTTP with wrk (bench/votes.lua: one thread a client), and how
+    many it sent."""
     with serving(url, workers) as base, tempfile.NamedTemporaryFile("w", suffix=".tsv") as plan_:
         jobs = plan(names, clients)
         for (match, voter, other), token in zip(jobs, tokens_of(base, app, jobs), strict=True):
@@ -131,17 +132,22 @@ def through_wrk(url: str, app: Arbiter, names: list[str], clients: int, seconds:
             env={**os.environ, "ARBITER_CLIENTS": plan_.name}, check=True).stdout
     if "status" in out:
         raise RuntimeError(f"refused votes under wrk: {out}")
-    return float(re.search(r"Requests/sec:\s+([0-9.]+)", out)[1])
+    return (float(re.search(r"Requests/sec:\s+([0-9.]+)", out)[1]),
+            int(re.search(r"([0-9]+) requests in", out)[1]))
 
 
 def compare(server: str, clients: int, matches: int, votes: int,
             workers: int) -> tuple[float, float]:
     """Votes per second over HTTP (wrk when installed, else httpx threads) and in-process, on
-    a throwaway PostgreSQL database."""
+    a throwaway PostgreSQL database. In-process, each client sends as many votes as it did
+    through wrk, on average: the matches grow as long on both sides, and a long match costs
+    its store snapshots (one every 200 entries) on both."""
     with postgres_url(server) as url:
         app = Arbiter(url, signer=keys.generate("bench-host"))
         if shutil.which("wrk"):
-            http = through_wrk(url, app, set_up(app, "http-", matches), clients, 15, workers)
+            http, sent = through_wrk(url, app, set_up(app, "http-", matches), clients, 15,
+                                     workers)
+            votes = -(-sent // clients)
         else:
             http = through_http(url, app, set_up(app, "http-", matches), clients, votes,
                                 workers)[0]

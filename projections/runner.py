@@ -1,12 +1,15 @@
 """Keeping the view tables current, and rebuilding them.
 
-PostgreSQL: the eventsourcing ProjectionRunner (a LISTEN/NOTIFY subscription from the tracked
-position) writes through `PostgresViews`. Every `arbiter serve` worker offers to run it, but
-only the holder of a session advisory lock does: when it dies its session ends, the lock is
-free, and another worker resumes from the tracking row.
+Both read the notification log past the tracked position (`catch_up`) and write each batch of
+events with the tracking row of its last, in one transaction: a busy service writes the views
+once for every event recorded meanwhile, not once per event.
 
-SQLite has no subscriptions: a loop in the service process reads the notification log past
-the tracked position (`catch_up`), woken after each command and every `interval` seconds.
+PostgreSQL: every `arbiter serve` worker offers to project, but only the holder of a session
+advisory lock does, woken by the NOTIFY of each save (LISTEN on the lock's own session): when
+it dies its session ends, the lock is free, and another worker resumes from the tracking row.
+
+SQLite has no notifications: a loop in the service process looks, woken after each command
+and every `interval` seconds.
 """
 
 from __future__ import annotations
@@ -24,22 +27,17 @@ from eventsourcing.persistence import (
     OperationalError,
     Tracking,
 )
-from eventsourcing.projection import ProjectionRunner
+from eventsourcing.postgres import PostgresApplicationRecorder
 from psycopg.conninfo import make_conninfo
+from psycopg.sql import SQL, Identifier
 
 from projections.projection import TOPICS, ArbiterProjection, Ledger, bound
 from projections.rows import Changes
-from projections.tables import (
-    APPLICATION,
-    ArbiterViews,
-    PostgresViews,
-    datastore_of,
-    open_views,
-)
+from projections.tables import APPLICATION, ArbiterViews, datastore_of, open_views
 
 LOCK_KEY = 0x617262_76696577  # the advisory lock of the one running projection
 BATCH = 500
-SMALL_POOLS = {"POSTGRES_POOL_SIZE": "2", "POSTGRES_MAX_OVERFLOW": "2"}  # one event at a time
+SMALL_POOLS = {"POSTGRES_POOL_SIZE": "2", "POSTGRES_MAX_OVERFLOW": "2"}  # one batch at a time
 log = logging.getLogger("arbiter.projections")
 
 
@@ -54,17 +52,36 @@ def notifications(ledger: Ledger, after: int,
 
 def catch_up(ledger: Ledger, views: ArbiterViews,
              projection: ArbiterProjection | None = None) -> None:
-    """Apply every event past the tracked position (with `projection`, which keeps what it
-    folded from one call to the next)."""
+    """Apply every event past the tracked position, a batch at a time (with `projection`,
+    which keeps what it folded from one call to the next). An event the checks refuse stops
+    its batch: the events before it are written, then the error rises."""
     projection = projection or bound(ledger)(views)
-    for notification in notifications(ledger, views.max_tracking_id(APPLICATION) or 0):
-        tracking = Tracking(APPLICATION, notification.id)
-        try:
-            projection.process_event(ledger.mapper.to_domain_event(notification), tracking)
-        except IntegrityError:
-            if not views.has_tracking_id(APPLICATION, notification.id):
-                raise  # not the tracking row: a bug
-            # else another process applied it first
+    after = views.max_tracking_id(APPLICATION) or 0
+    while found := ledger.recorder.select_notifications(start=after + 1, limit=BATCH,
+                                                        topics=TOPICS):
+        changes: Changes = []
+        for n, notification in enumerate(found):
+            try:
+                changes += projection.changes(ledger.mapper.to_domain_event(notification))
+            except Exception:
+                if n:
+                    record(views, changes, found[0].id, found[n - 1].id)
+                raise
+        after = record(views, changes, found[0].id, found[-1].id)
+        if len(found) < BATCH and after >= found[-1].id:
+            return  # the log's end: what is recorded later is told (NOTIFY, a wake)
+
+
+def record(views: ArbiterViews, changes: Changes, first: int, last: int) -> int:
+    """Write the changes of events `first`..`last`; the position to go on from."""
+    try:
+        views.record(changes, Tracking(APPLICATION, last))
+    except IntegrityError:
+        moved = views.max_tracking_id(APPLICATION) or 0
+        if moved < first:
+            raise  # not the tracking row: a bug
+        return moved  # another process applied some of them first: go on after it
+    return last
 
 
 def rebuild(ledger: Ledger, views: ArbiterViews,
@@ -107,7 +124,7 @@ def poll(env: Mapping[str, str], stop: threading.Event, wake: threading.Event,
 
 
 def lead(env: Mapping[str, str], stop: threading.Event, interval: float) -> None:
-    """Run the ProjectionRunner while holding the advisory lock; wait for it otherwise."""
+    """Project while holding the advisory lock; wait for it otherwise."""
     while not stop.is_set():
         try:
             with psycopg.connect(conninfo(env), autocommit=True) as lock:
@@ -127,13 +144,18 @@ def lead(env: Mapping[str, str], stop: threading.Event, interval: float) -> None
 
 def project(env: Mapping[str, str], stop: threading.Event, lock: psycopg.Connection,
             interval: float) -> None:
-    env = {**env, **SMALL_POOLS}
-    with closing(Ledger(env=env)) as ledger, ProjectionRunner(
-            application_class=Ledger, projection_class=bound(ledger), view_class=PostgresViews,
-            env=env) as runner:
+    """Catch up, then again at each NOTIFY of a save (or after `interval` seconds), until
+    `stop`. Listening on the lock's session also keeps it alive."""
+    with closing(Ledger(env={**env, **SMALL_POOLS})) as ledger:
+        views = open_views(datastore_of(ledger), ledger.mapper.cipher)
+        projection = bound(ledger)(views)
+        recorder = ledger.recorder
+        assert isinstance(recorder, PostgresApplicationRecorder)  # a PostgreSQL env
+        lock.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))
         while not stop.is_set():
-            runner.run_forever(timeout=interval)  # raises what the projection raised
-            lock.execute("SELECT 1")  # the lock lives as long as this session
+            catch_up(ledger, views, projection)
+            for _ in lock.notifies(timeout=interval, stop_after=1):  # all those come by
+                pass
 
 
 def conninfo(env: Mapping[str, str]) -> str:

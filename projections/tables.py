@@ -1,8 +1,9 @@
 """The view tables, on PostgreSQL and SQLite: one schema, one set of statements.
 
-Each stored event's changes are written in one transaction with the tracking row that names
-the event (eventsourcing's single-row tracking refuses a position that is not past the last
-one), so an event is applied exactly once however often it is delivered.
+The changes of a batch of stored events are written in one transaction with the tracking row
+that names the last (eventsourcing's single-row tracking refuses a position that is not past
+the last one), so an event is applied exactly once however often it is delivered; the rows of
+one table go in one statement.
 
     matches      a match's game, players, open round, last entry        (one row per match)
     entries      each entry: its public envelope, as its readers see it, and the fact a
@@ -27,7 +28,8 @@ from abc import ABC
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import cached_property
-from typing import Any
+from itertools import islice
+from typing import Any, NamedTuple
 
 import orjson
 from eventsourcing.application import Application
@@ -73,34 +75,69 @@ INDEXES = {"receipts_by_player": "receipts (match_id, player, seq)",
            "entries_by_round": "entries (match_id, round, seq)"}
 
 
-def upsert(table: str, keys: str, columns: str) -> str:
-    names = [c.strip() for c in columns.split(",")]
-    updates = ", ".join(f"{c} = excluded.{c}" for c in names if c not in keys)
-    values = ", ".join(f":{c}" for c in names)
-    return (f"INSERT INTO {{p}}{table} ({columns}) VALUES ({values}) "
-            f"ON CONFLICT ({keys}) DO UPDATE SET {updates}")
+class Write(NamedTuple):
+    """A statement of the view tables, for one row or several at once: an insert, an upsert
+    on `keys` (a row set whatever it held), or a delete of the rows `keys` name."""
+
+    table: str
+    columns: tuple[str, ...]
+    keys: tuple[str, ...] = ()
+    delete: bool = False
+
+    def sql(self, rows: int) -> str:
+        """The statement for `rows` rows; row n's parameters are named `column_n`."""
+        if self.delete:
+            (key,) = self.keys
+            return (f"DELETE FROM {{p}}{self.table} WHERE {key} IN "
+                    f"({', '.join(f':{key}_{n}' for n in range(rows))})")
+        values = ", ".join(f"({', '.join(f':{c}_{n}' for c in self.columns)})"
+                           for n in range(rows))
+        text = f"INSERT INTO {{p}}{self.table} ({', '.join(self.columns)}) VALUES {values}"
+        if self.keys:
+            updates = ", ".join(f"{c} = excluded.{c}" for c in self.columns
+                                if c not in self.keys)
+            text += f" ON CONFLICT ({', '.join(self.keys)}) DO UPDATE SET {updates}"
+        return text
 
 
-def insert(table: str, columns: str) -> str:
-    return (f"INSERT INTO {{p}}{table} ({columns}) "
-            f"VALUES ({', '.join(':' + c.strip() for c in columns.split(','))})")
+def write(table: str, columns: str, keys: str = "", delete: bool = False) -> Write:
+    def names(text: str) -> tuple[str, ...]:
+        return tuple(c.strip() for c in text.split(",") if c.strip())
+
+    return Write(table, names(columns), names(keys), delete)
 
 
 WRITES = {
-    "entry": insert("entries", "match_id, seq, round, is_public, entry, shown, fact"),
-    "reader": insert("readers", "match_id, viewer, seq"),
-    "match": upsert("matches", "match_id",
-                    "match_id, season, game, players, round, last_round, seq, ended"),
-    "summary": insert("summaries", "match_id, viewer, round, seq, summary"),
-    "round": insert("rounds", "match_id, viewer, round, first_seq, seq, shown"),
-    "receipt": insert("receipts", "match_id, seq, player, receipt"),
-    "dashboard": upsert("dashboards", "match_id", "match_id, dashboard"),
-    "deadline": upsert("deadlines", "match_id", "match_id, round, deadline"),
-    "no_deadline": "DELETE FROM {p}deadlines WHERE match_id = :match_id",
-    "standings": upsert("standings", "season, viewer", "season, viewer, standings"),
-    "checkpoint": insert("checkpoints", "match_id, idx, round, size, note"),
-    "results": upsert("results", "match_id", "match_id, results"),
+    "entry": write("entries", "match_id, seq, round, is_public, entry, shown, fact"),
+    "reader": write("readers", "match_id, viewer, seq"),
+    "match": write("matches", "match_id, season, game, players, round, last_round, seq, ended",
+                   keys="match_id"),
+    "summary": write("summaries", "match_id, viewer, round, seq, summary"),
+    "round": write("rounds", "match_id, viewer, round, first_seq, seq, shown"),
+    "receipt": write("receipts", "match_id, seq, player, receipt"),
+    "dashboard": write("dashboards", "match_id, dashboard", keys="match_id"),
+    "deadline": write("deadlines", "match_id, round, deadline", keys="match_id"),
+    "no_deadline": write("deadlines", "match_id", keys="match_id", delete=True),
+    "standings": write("standings", "season, viewer, standings", keys="season, viewer"),
+    "checkpoint": write("checkpoints", "match_id, idx, round, size, note"),
+    "results": write("results", "match_id, results", keys="match_id"),
 }
+ROWS = 100  # rows a statement writes at most
+REBUILT = 500  # events a rebuild writes at once
+
+
+def latest(changes: Changes) -> Changes:
+    """`changes` without the keyed statements that a later one on the same row overrides
+    (the inserts write rows of their own): of several on one row, the last says it all."""
+    last: dict[tuple[Any, ...], int] = {}
+    for n, (name, params) in enumerate(changes):
+        statement = WRITES[name]
+        if statement.keys:
+            last[(statement.table, *(params[c] for c in statement.keys))] = n
+    kept = set(last.values())
+    return [change for n, change in enumerate(changes)
+            if not WRITES[change[0]].keys or n in kept]
+
 
 # A padding entry is nobody's to read: its "shown" is JSON null (sealed like any other, so
 # only its reader can tell), and it has no readers.
@@ -137,9 +174,6 @@ SEALED = {"entries": ("shown", "fact"), "summaries": ("summary",), "rounds": ("s
           "receipts": ("receipt",), "dashboards": ("dashboard",), "standings": ("standings",)}
 TAGGED = {"readers": "viewer", "summaries": "viewer", "rounds": "viewer", "receipts": "player",
           "standings": "viewer"}
-WRITTEN = {"entry": "entries", "summary": "summaries", "round": "rounds",
-           "receipt": "receipts", "dashboard": "dashboards", "standings": "standings",
-           "reader": "readers"}
 
 
 class Clear:
@@ -179,11 +213,12 @@ class ArbiterViews(TrackingRecorder, ABC):
     # -- writing --------------------------------------------------------------------------
 
     def record(self, changes: Changes, tracking: Tracking) -> None:
-        """One event: its changes and its tracking row commit together or not at all."""
+        """The changes of one event, or of several in a row, and the tracking row of the
+        last: they commit together or not at all."""
         with self.datastore.transaction(commit=True) as curs:
             self._insert_tracking(curs, tracking)  # before the batch: it reads its answer
             with self.batched(curs):
-                self._apply(curs, changes)
+                self._apply(curs, latest(changes))
 
     def rebuild(self, stream: Iterable[Changes], position: int) -> None:
         """Drop the tables and write the changes of every event up to notification
@@ -200,8 +235,10 @@ class ArbiterViews(TrackingRecorder, ABC):
                     curs.execute(f"DROP TABLE IF EXISTS {self.prefix}{name}")
                 for statement in self.view_statements():
                     curs.execute(statement)
-                for changes in stream:
-                    self._apply(curs, changes)
+                events = iter(stream)
+                while batch := list(islice(events, REBUILT)):
+                    self._apply(curs, latest([change for changes in batch
+                                              for change in changes]))
 
     @contextmanager
     def batched(self, curs: Any) -> Iterator[None]:
@@ -210,12 +247,30 @@ class ArbiterViews(TrackingRecorder, ABC):
         yield
 
     def _apply(self, curs: Any, changes: Changes) -> None:
-        for statement, params in changes:
-            self.execute(curs, self.writes[statement], self._sealed(statement, params))
+        """Write `changes`, which set no row twice (see `latest`): the rows of each statement
+        in as few statements as `ROWS` allows."""
+        rows: dict[str, list[dict[str, Any]]] = {}
+        for name, params in changes:
+            rows.setdefault(name, []).append(self._sealed(WRITES[name].table, params))
+        for name, written in rows.items():
+            for start in range(0, len(written), ROWS):
+                chunk = written[start:start + ROWS]
+                self.execute(curs, self.write_sql(name, len(chunk)),
+                             {f"{column}_{n}": value for n, params in enumerate(chunk)
+                              for column, value in params.items()})
 
-    def _sealed(self, statement: str, params: dict[str, Any]) -> dict[str, Any]:
-        table = WRITTEN.get(statement)
-        if table is None:
+    def write_sql(self, name: str, rows: int) -> str:
+        text = self._texts.get((name, rows))
+        if text is None:
+            text = self._texts[(name, rows)] = self.sql(WRITES[name].sql(rows))
+        return text
+
+    @cached_property
+    def _texts(self) -> dict[tuple[str, int], str]:
+        return {}
+
+    def _sealed(self, table: str, params: dict[str, Any]) -> dict[str, Any]:
+        if table not in SEALED and table not in TAGGED:
             return params
         sealed = dict(params)
         for column in SEALED.get(table, ()):
@@ -230,10 +285,6 @@ class ArbiterViews(TrackingRecorder, ABC):
 
     def execute(self, curs: Any, query: str, params: dict[str, Any]) -> None:
         curs.execute(query, params)
-
-    @cached_property
-    def writes(self) -> dict[str, str]:
-        return {name: self.sql(text) for name, text in WRITES.items()}
 
     # -- reading --------------------------------------------------------------------------
 

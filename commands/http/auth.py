@@ -22,7 +22,13 @@ def service(request: Request) -> Service:
     return request.app.state.service
 
 
-Svc = Annotated[Service, Depends(service)]
+async def the_service(request: Request) -> Service:
+    """`service` as a dependency. The dependencies here that read nothing are async, so
+    FastAPI calls them on the event loop: a sync one costs a trip through its thread pool."""
+    return service(request)
+
+
+Svc = Annotated[Service, Depends(the_service)]
 
 
 def bearer_token(request: Request) -> str:
@@ -64,11 +70,13 @@ def check_player_or_host(request: Request) -> str:
     return who
 
 
-def host(request: Request, credentials: Credentials) -> str:
+async def host(request: Request, credentials: Credentials) -> str:
+    """The route class (commands.http.edge) checked the token: this reads the answer."""
     return check_host(request)
 
 
-def player_or_host(request: Request, credentials: Credentials) -> str:
+async def player_or_host(request: Request, credentials: Credentials) -> str:
+    """The route class (commands.http.edge) checked the token: this reads the answer."""
     return check_player_or_host(request)
 
 

@@ -10,8 +10,13 @@ bytes is a 413 `too_large` (read no further than that), and one that is not UTF-
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import functools
+import inspect
 import json
 from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fastapi import Request, Response
@@ -20,6 +25,7 @@ from fastapi.routing import APIRoute
 
 from commands.http.auth import check_host, check_player_or_host
 from commands.http.errors import problem, responses
+from commands.store import POOL
 
 MAX_BODY = 256 * 1024  # bytes: a thousand grants with their reasons fit
 
@@ -41,6 +47,8 @@ class Route(APIRoute):
         media = getattr(getattr(answer, "value", answer), "media_type", None)
         kwargs["responses"] = {**(kwargs.get("responses") or {}),
                                **responses(statuses, json=media in (None, "application/json"))}
+        if not inspect.iscoroutinefunction(endpoint):
+            endpoint = in_thread(endpoint)
         super().__init__(path, endpoint, **kwargs)
 
     def authorize(self, request: Request) -> None:
@@ -58,6 +66,28 @@ class Route(APIRoute):
             return await handle(request)
 
         return edge
+
+
+# Sync endpoints running at once in a worker: as many as the store's connection pool holds
+# by default. More would only wait, for a connection or for a match's writer, and each thread
+# more in the race for the GIL costs every request context switches (a vote over HTTP with
+# Starlette's 40 threads: 90 a vote; with 8: 30).
+ENDPOINT_THREADS = POOL
+endpoints = ThreadPoolExecutor(ENDPOINT_THREADS, thread_name_prefix="endpoint")
+
+
+def in_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    """A sync endpoint as an async one that runs it in a thread. FastAPI would run it in
+    Starlette's thread pool, and then check its answer against the response model there as
+    well: a second trip, which costs a busy worker more than the check itself. The trip goes
+    through a plain executor, which does less per call than anyio's pool."""
+
+    @functools.wraps(endpoint)  # FastAPI reads the endpoint's parameters through the wrapper
+    async def endpoint_in_thread(*args: Any, **kwargs: Any) -> Any:
+        call = functools.partial(contextvars.copy_context().run, endpoint, *args, **kwargs)
+        return await asyncio.get_running_loop().run_in_executor(endpoints, call)
+
+    return endpoint_in_thread
 
 
 class Ndjson(PlainTextResponse):

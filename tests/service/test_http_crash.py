@@ -1,5 +1,7 @@
 """Workers of `arbiter serve --workers 2` killed with -9 between commands: the service goes on
-answering, and the view tables catch up with the log by themselves, with no rebuild."""
+answering, and the view tables catch up with the log by themselves, with no rebuild. On
+PostgreSQL the projection runs in a process beside the workers: killed, it is started again;
+it ends with `serve`."""
 
 from __future__ import annotations
 
@@ -30,6 +32,20 @@ def workers(server: subprocess.Popen) -> list[int]:
     found = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
     return [int(pid) for pid in found  # not multiprocessing's resource tracker
             if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+
+
+def projection_processes(server: subprocess.Popen) -> list[int]:
+    """`serve`'s projection processes (Linux): `projections run` children of any thread."""
+    found = [int(pid) for children in Path(f"/proc/{server.pid}/task").glob("*/children")
+             for pid in children.read_text().split()]
+    return [pid for pid in found if b"projections\0run" in cmdline(pid)]
+
+
+def cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:  # it has ended meanwhile
+        return b""
 
 
 def projected(db: str) -> tuple[int, int, int]:
@@ -83,3 +99,33 @@ def test_views_catch_up_after_workers_are_killed(db_url, tmp_path):
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=60)
+
+
+def test_the_projection_process_is_started_again_and_ends_with_serve(pg_url, tmp_path):
+    port = free_port()
+    keys.save(SIGNER, tmp_path / "host.key")
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from commands.cli import main; main()", "--db", pg_url,
+         "serve", "--port", str(port)],
+        cwd=ROOT, env={**os.environ, "ARBITER_HOST_KEY": str(tmp_path / "host.key")},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        eventually(lambda: answers(url), timeout=60)
+        eventually(lambda: len(projection_processes(server)) == 1, timeout=30)
+        [first] = projection_processes(server)
+        os.kill(first, signal.SIGKILL)
+        host = Client(url, Tokens(Arbiter(pg_url)).set_host())
+        host.ok(host.post("/seasons", {"name": "s"}))
+        host.ok(host.post("/seasons/s/players", {"players": PLAYERS}))
+        host.ok(host.post("/matches", {"match": "m", "season": "s", "game": "kings_court",
+                                       "players": PLAYERS, "unsigned": True}))
+        host.ok(host.post("/matches/m/commands", {"command": "open_match"}))
+        eventually(lambda: projected(pg_url)[0] == projected(pg_url)[1], timeout=30, every=0.5)
+        assert projected(pg_url)[2] == Arbiter(pg_url).match("m").version
+        [again] = projection_processes(server)
+        assert again != first
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=60)
+    assert not cmdline(again)  # ended with serve

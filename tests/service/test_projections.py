@@ -80,6 +80,32 @@ def test_the_tables_hold_every_view_and_a_rebuild_gives_them_again(db_url):
     assert tables(views) == live
 
 
+def test_a_catch_up_writes_the_events_since_the_last_look_in_one_transaction(db_url):
+    """Every event recorded since the last look (fewer than a batch) goes in one transaction
+    with the tracking row of the last, and a row that each event sets anew (a match's, its
+    dashboard) is written once; the tables are those of a rebuild all the same."""
+    app = Arbiter(db_url, signer=SIGNER)
+    files = copies(1)[:1]
+    for file in files:
+        play(app, file)
+    ledger = Ledger(env=persistence_env(db_url))
+    views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
+    written: list[tuple[list[str], int]] = []
+    record, apply = views.record, views._apply
+    views.record = lambda changes, tracking: (  # type: ignore[method-assign]
+        written.append(([], tracking.notification_id)), record(changes, tracking))
+    views._apply = lambda curs, changes: (  # type: ignore[method-assign]
+        written[-1][0].extend(name for name, _ in changes), apply(curs, changes))
+    catch_up(ledger, views)
+    assert [position for _, position in written] == [last_projected(ledger)]
+    statements = written[0][0]
+    assert statements.count("match") == statements.count("dashboard") == len(files)
+    assert statements.count("entry") == sum(app.match(f.match).version for f in files)
+    live = tables(views)
+    rebuild(ledger, views)
+    assert tables(views) == live
+
+
 ALL_SEEDS = sorted((ROOT / "seeds").glob("*.json"))
 
 

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 from sse_starlette.sse import EventSourceResponse
+from starlette.concurrency import run_in_threadpool
 
 from commands.http.auth import PlayerOrHost, Svc
 from commands.http.edge import PlayerRoute
@@ -28,11 +29,12 @@ def client_id(actor: str, command_id: str | None) -> str | None:
     return None if command_id is None else f"api:{actor}:{command_id}"
 
 
-def member(match_id: MatchId, player: PlayerId, svc: Svc, who: PlayerOrHost) -> str:
+async def member(match_id: MatchId, player: PlayerId, svc: Svc, who: PlayerOrHost) -> str:
     """The caller; with the host token, after checking `player` plays in the match (a
-    player's token is only ever issued to a player of its match)."""
+    player's token is only ever issued to a player of its match). Async: a player's own
+    request reads nothing here, so it makes no trip through the thread pool."""
     if who == HOST:
-        check_viewer(svc, match_id, player)
+        await run_in_threadpool(check_viewer, svc, match_id, player)
     return who
 
 
