@@ -260,13 +260,13 @@ class ArbiterViews(TrackingRecorder, ABC):
                               for column, value in params.items()})
 
     def write_sql(self, name: str, rows: int) -> str:
-        text = self._texts.get((name, rows))
+        text = self._write_sql.get((name, rows))
         if text is None:
-            text = self._texts[(name, rows)] = self.sql(WRITES[name].sql(rows))
+            text = self._write_sql[(name, rows)] = self.sql(WRITES[name].sql(rows))
         return text
 
     @cached_property
-    def _texts(self) -> dict[tuple[str, int], str]:
+    def _write_sql(self) -> dict[tuple[str, int], str]:
         return {}
 
     def _sealed(self, table: str, params: dict[str, Any]) -> dict[str, Any]:
