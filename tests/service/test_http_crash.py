@@ -60,23 +60,35 @@ def projected(db: str) -> tuple[int, int, int]:
         app.close()
 
 
-def test_views_catch_up_after_workers_are_killed(db_url, tmp_path):
+def serving(db: str, tmp_path: Path, *args: str) -> tuple[subprocess.Popen[bytes], str]:
+    """`arbiter serve` on a free port with the host's key, and its address once it answers."""
     port = free_port()
     keys.save(SIGNER, tmp_path / "host.key")
     url = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
-        [sys.executable, "-c", "from commands.cli import main; main()", "--db", db_url,
-         "serve", "--port", str(port), "--workers", "2", "--interval", "0.2"],
+        [sys.executable, "-c", "from commands.cli import main; main()", "--db", db,
+         "serve", "--port", str(port), *args],
         cwd=ROOT, env={**os.environ, "ARBITER_HOST_KEY": str(tmp_path / "host.key")},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return server, url
+
+
+def opened_match(db: str, url: str) -> Client:
+    """King's Court "m" of season "s" opened through the API; the host's client."""
+    host = Client(url, Tokens(Arbiter(db)).set_host())
+    host.ok(host.post("/seasons", {"name": "s"}))
+    host.ok(host.post("/seasons/s/players", {"players": PLAYERS}))
+    host.ok(host.post("/matches", {"match": "m", "season": "s", "game": "kings_court",
+                                   "players": PLAYERS, "unsigned": True}))
+    host.ok(host.post("/matches/m/commands", {"command": "open_match"}))
+    return host
+
+
+def test_views_catch_up_after_workers_are_killed(db_url, tmp_path):
+    server, url = serving(db_url, tmp_path, "--workers", "2", "--interval", "0.2")
     try:
         eventually(lambda: answers(url), timeout=60)
-        host = Client(url, Tokens(Arbiter(db_url)).set_host())
-        host.ok(host.post("/seasons", {"name": "s"}))
-        host.ok(host.post("/seasons/s/players", {"players": PLAYERS}))
-        host.ok(host.post("/matches", {"match": "m", "season": "s", "game": "kings_court",
-                                       "players": PLAYERS, "unsigned": True}))
-        host.ok(host.post("/matches/m/commands", {"command": "open_match"}))
+        host = opened_match(db_url, url)
         opened = Arbiter(db_url).match("m").version
         first = workers(server)
         assert len(first) == 2
@@ -102,25 +114,13 @@ def test_views_catch_up_after_workers_are_killed(db_url, tmp_path):
 
 
 def test_the_projection_process_is_started_again_and_ends_with_serve(pg_url, tmp_path):
-    port = free_port()
-    keys.save(SIGNER, tmp_path / "host.key")
-    url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [sys.executable, "-c", "from commands.cli import main; main()", "--db", pg_url,
-         "serve", "--port", str(port)],
-        cwd=ROOT, env={**os.environ, "ARBITER_HOST_KEY": str(tmp_path / "host.key")},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server, url = serving(pg_url, tmp_path)
     try:
         eventually(lambda: answers(url), timeout=60)
         eventually(lambda: len(projection_processes(server)) == 1, timeout=30)
         [first] = projection_processes(server)
         os.kill(first, signal.SIGKILL)
-        host = Client(url, Tokens(Arbiter(pg_url)).set_host())
-        host.ok(host.post("/seasons", {"name": "s"}))
-        host.ok(host.post("/seasons/s/players", {"players": PLAYERS}))
-        host.ok(host.post("/matches", {"match": "m", "season": "s", "game": "kings_court",
-                                       "players": PLAYERS, "unsigned": True}))
-        host.ok(host.post("/matches/m/commands", {"command": "open_match"}))
+        opened_match(pg_url, url)
         eventually(lambda: projected(pg_url)[0] == projected(pg_url)[1], timeout=30, every=0.5)
         assert projected(pg_url)[2] == Arbiter(pg_url).match("m").version
         [again] = projection_processes(server)
