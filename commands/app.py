@@ -230,8 +230,7 @@ class Arbiter(Application):
             try:
                 self._check_complete(season)
             except RuleViolation:
-                if cache is not None:
-                    cache.get(season_id, evict=True)
+                self._evict(season_id)
                 raise
         return season
 
@@ -557,10 +556,11 @@ class Arbiter(Application):
         long as the store's (`stored` versions) is taken as it is; otherwise what the store
         adds is folded in, and a log loaded from the store is checked against its last signed
         checkpoint too."""
-        held = self._cached(aggregate_id) if stored and aggregate_id in stored else None
-        if held is not None and stored and held.version == stored[aggregate_id]:
-            self._loaded.setdefault(aggregate_id, held.version)
-            return held
+        if stored and aggregate_id in stored:
+            held = self._cached(aggregate_id)
+            if held is not None and held.version == stored[aggregate_id]:
+                self._loaded.setdefault(aggregate_id, held.version)
+                return held
         cache = self.repository.cache
         from_store = cache is None or aggregate_id not in cache.cache
         try:
@@ -572,8 +572,7 @@ class Arbiter(Application):
             try:
                 self._check_complete(aggregate)
             except RuleViolation:
-                if cache is not None:
-                    cache.get(aggregate_id, evict=True)
+                self._evict(aggregate_id)
                 raise
         self._loaded.setdefault(aggregate_id, aggregate.version)
         return aggregate
@@ -622,14 +621,13 @@ class Arbiter(Application):
                 self._loaded.pop(aggregate_id, None)
 
     def _evict_if_changed(self, aggregate_id: UUID) -> None:
+        cached = self._cached(aggregate_id) if aggregate_id in self._loaded else None
+        if cached is not None and cached.version != self._loaded[aggregate_id]:
+            self._evict(aggregate_id)
+
+    def _evict(self, aggregate_id: UUID) -> None:
         cache = self.repository.cache
-        if cache is None or aggregate_id not in self._loaded:
-            return
-        try:
-            cached = cache.get(aggregate_id)
-        except KeyError:
-            return
-        if cached.version != self._loaded[aggregate_id]:
+        if cache is not None and aggregate_id in cache.cache:
             cache.get(aggregate_id, evict=True)
 
     def _retrying(self, attempt: Callable[[], T], name: str) -> T:

@@ -47,8 +47,6 @@ class CheckedRepository(Repository):
         return super().get(aggregate_id, projector_func=projector_func, **options)
 
 
-
-
 class StoredVersions:
     """The store's version of each of some logs now (0 for none), in one query: a writer
     holding a match's lock asks this once, instead of asking the store for the new events of
@@ -59,7 +57,9 @@ class StoredVersions:
 
     def __init__(self, recorder: Any, env: Mapping[str, str]) -> None:
         self.recorder = recorder
-        self.table = recorder.events_table_name
+        self.postgres = type(recorder).__module__ == "eventsourcing.postgres"
+        self.latest = (f"(SELECT MAX(originator_version) FROM {recorder.events_table_name} "
+                       f"WHERE originator_id = {'%s' if self.postgres else '?'})")
         path = env.get("SQLITE_DBNAME", "")
         memory = path in ("", ":memory:") or path.startswith("file:")
         self.path = None if memory else os.path.abspath(path)  # as the library opened it
@@ -67,20 +67,17 @@ class StoredVersions:
         self.opened: list[sqlite3.Connection] = []
 
     def __call__(self, ids: Sequence[UUID]) -> list[int]:
-        if type(self.recorder).__module__ == "eventsourcing.postgres":
-            latest = f"(SELECT max(originator_version) FROM {self.table} WHERE originator_id = %s)"
+        query = "SELECT " + ", ".join(f"{self.latest} AS v{i}" for i in range(len(ids)))
+        if self.postgres:
             with self.recorder.datastore.cursor() as cursor:  # autocommit: one round trip
-                cursor.execute(f"SELECT {columns(latest, len(ids))}", list(ids))
+                cursor.execute(query, list(ids))
                 row = list(cursor.fetchone().values())
+        elif self.path is None:
+            with self.recorder.datastore.transaction(commit=False) as cursor:
+                cursor.execute(query, [i.hex for i in ids])
+                row = list(cursor.fetchone())
         else:
-            latest = f"(SELECT MAX(originator_version) FROM {self.table} WHERE originator_id = ?)"
-            query, params = f"SELECT {columns(latest, len(ids))}", [i.hex for i in ids]
-            if self.path is None:
-                with self.recorder.datastore.transaction(commit=False) as cursor:
-                    cursor.execute(query, params)
-                    row = list(cursor.fetchone())
-            else:
-                row = list(self.connection().execute(query, params).fetchall()[0])
+            row = list(self.connection().execute(query, [i.hex for i in ids]).fetchall()[0])
         return [version or 0 for version in row]
 
     def connection(self) -> sqlite3.Connection:
@@ -97,7 +94,3 @@ class StoredVersions:
         for conn in self.opened:
             conn.close()
         self.opened.clear()
-
-
-def columns(latest: str, count: int) -> str:
-    return ", ".join(f"{latest} AS v{i}" for i in range(count))
