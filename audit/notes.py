@@ -170,8 +170,7 @@ def verify_note(note: str | bytes, keys: Iterable[VerifierKey]) -> list[Verifier
     Signatures by keys not given are ignored (other witnesses, rotated keys). A given key's bad
     signature rejects the whole note, and so does a note that no given key signed.
     """
-    known = _known(keys)
-    return _signers(parse_note(note), known)
+    return verify_parsed_note(parse_note(note), keys)
 
 
 def verify_parsed_note(parsed: Note, keys: Iterable[VerifierKey]) -> list[VerifierKey]:
