@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from audit import keys
 from bench.stores import SERVER, postgres_url
-from commands.app import Arbiter
-from commands.http.tokens import Tokens
-from commands.matchfile import load
+from commands.cli.matchfile import load
+from commands.service.arbiter import Arbiter
+from commands.service.tokens import Tokens
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = load(ROOT / "seeds" / "kings_court-king-win.json")
@@ -93,7 +93,7 @@ def served(url: str, workers: int, env: dict[str, str] | None = None
         port = sock.getsockname()[1]
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
-        [sys.executable, "-c", "from commands.cli import main; main()", "--db", url, "serve",
+        [sys.executable, "-c", "from commands.cli.main import main; main()", "--db", url, "serve",
          "--port", str(port), "--workers", str(workers)],
         cwd=ROOT, env={"ARBITER_RATE": "0", **os.environ, **(env or {})},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -111,7 +111,7 @@ def seasons(work: Path, out: Path) -> None:
 
 def openapi(out: Path) -> None:
     sys.path.insert(0, str(ROOT))
-    for name in ("commands.web.app", "commands.http.app"):
+    for name in ("commands.web.app", "commands.web.app"):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError:

@@ -22,10 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from audit import keys
 from bench.stores import SERVER, on_both_stores
-from commands.app import Arbiter
-from commands.http.app import create_app
-from commands.http.service import Settings
-from commands.matchfile import load, play
+from commands.cli.matchfile import load, play
+from commands.service.arbiter import Arbiter
+from commands.web.app import create_app
+from commands.web.worker import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = [load(path) for path in sorted((ROOT / "seeds").glob("*.json"))]

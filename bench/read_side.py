@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stores import SERVER, postgres_url, sqlite_url
-from commands.app import Arbiter
-from commands.store import persistence_env
+from commands.service.arbiter import Arbiter
+from commands.store.settings import persistence_env
 from domain.decider import HOST, PUBLIC, Command
 from domain.games import register_game
 from domain.match import Match

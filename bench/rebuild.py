@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from audit import keys
 from bench.stores import SERVER, on_both_stores
-from commands.app import Arbiter
-from commands.matchfile import load, play
+from commands.cli.matchfile import load, play
+from commands.service.arbiter import Arbiter
 from projections.views import view
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"

@@ -51,8 +51,8 @@ from bench import tampers
 from bench.http_throughput import served
 from bench.stores import SERVER, postgres_url, sqlite_url
 from bench.tampers import Result
-from commands.app import Arbiter
-from commands.http.tokens import Tokens
+from commands.service.arbiter import Arbiter
+from commands.service.tokens import Tokens
 from projections.tables import APPLICATION, open_views
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,7 +98,7 @@ def cli_env() -> dict[str, str]:
 
 
 def arbiter(url: str, env: dict[str, str], *args: str) -> list[str]:
-    return [sys.executable, "-c", "from commands.cli import main; main()", "--db", url, *args]
+    return [sys.executable, "-c", "from commands.cli.main import main; main()", "--db", url, *args]
 
 
 def vote_args(i: int) -> list[str]:

@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from audit import keys
 from bench.stores import SERVER, on_both_stores
-from commands.app import Arbiter
-from commands.matchfile import load, prepare_season
-from commands.store import persistence_env
+from commands.cli.matchfile import load, prepare_season
+from commands.service.arbiter import Arbiter
+from commands.store.settings import persistence_env
 from domain.match import Match
 
 SEED_FILE = Path(__file__).resolve().parents[1] / "seeds" / "kings_court-king-win.json"

@@ -62,9 +62,9 @@ from audit.notes import parse_checkpoint, parse_note, parse_verifier_key
 from audit.season_verify import verify_any
 from audit.verify import ENVELOPE
 from bench.stores import SERVER, postgres_url, sqlite_url
-from commands.app import Arbiter
-from commands.check import StoreFault, check_store
-from commands.matchfile import load, play
+from commands.cli.matchfile import load, play
+from commands.service.arbiter import Arbiter
+from commands.service.check import StoreFault, check_store
 from domain.checkpoints import MatchCheckpoints, SeasonCheckpoints
 from domain.envelope import commitment, entry_hash, salt
 from domain.errors import RuleViolation
@@ -136,7 +136,7 @@ def match_bundles() -> dict[str, Bundle]:
 
 
 def season_bundles() -> dict[str, Bundle]:
-    from commands.season_cli import demo_seasons
+    from commands.cli.season import demo_seasons
 
     app = Arbiter("sqlite:///:memory:", signer=SIGNER)
     try:
@@ -507,7 +507,7 @@ def run(options: argparse.Namespace, probes: dict[str, Callable[[str, argparse.N
                                                                 Result]]) -> None:
     """Each probe on each store it takes, a line as it ends, then the table in markdown."""
     if not options.clear:  # encrypted at rest, as `arbiter init` makes a store
-        from commands.sealing import make_key
+        from commands.store.sealing import make_key
 
         key = Path(tempfile.mkdtemp(prefix="arbiter-tampers-")) / "store.key"
         make_key(str(key))

@@ -128,8 +128,8 @@ def measure(path: Path) -> dict:
 def measure_seeds() -> dict:
     """The public bundles of every seed match (a signed checkpoint at every round close), each
     verified whole, against raw SHA-256 over the same lines."""
-    from commands.app import Arbiter
-    from commands.matchfile import load, play
+    from commands.cli.matchfile import load, play
+    from commands.service.arbiter import Arbiter
 
     signer = keys.generate("bench.example")
     app = Arbiter(f"sqlite:///{tempfile.mkdtemp(prefix='arbiter-bench-')}/seeds.db",

@@ -4,7 +4,7 @@ Every aggregate the service loads, for a command or for a read, and every event 
 projects, is folded through `admit`: the events must follow one another (a deleted row is
 `missing_entry`, naming the seq), and each entry of a match or a season log must hash to its
 `hash`, follow the entry before it and open its commitments (an edited row is
-`forged_entry`). A row the store could not read back (commands.stored) is `forged_entry`
+`forged_entry`). A row the store could not read back (commands.store.stored) is `forged_entry`
 too. Pure: the store hands the events in.
 """
 

@@ -167,8 +167,8 @@ def event_of(fact: dict[str, Any]) -> Event:
 
 
 # What a view row may hold that the public may not see is encrypted with the store's key
-# (commands.sealing), and the viewer it is for is keyed: a reader of the database learns neither
-# what a player was told nor who was told something. Match ids, seqs, rounds, the public
+# (commands.store.sealing), and the viewer it is for is keyed: a reader of the database learns
+# neither what a player was told nor who was told something. Match ids, seqs, rounds, the public
 # envelope of each entry, checkpoints and published results stay in the clear.
 SEALED = {"entries": ("shown", "fact"), "summaries": ("summary",), "rounds": ("shown",),
           "receipts": ("receipt",), "dashboards": ("dashboard",), "standings": ("standings",)}
@@ -199,7 +199,7 @@ class ArbiterViews(TrackingRecorder, ABC):
     prefix: str
     snapshot: str | None = None  # a statement that makes a multi-table read consistent
     forget: str  # deletes the application's tracking row
-    cipher: Any = Clear()  # the store's (commands.sealing.StoreCipher), set by `open_views`
+    cipher: Any = Clear()  # the store's (commands.store.sealing.StoreCipher), set by `open_views`
 
     def view_statements(self) -> list[str]:
         return [*(f"CREATE TABLE IF NOT EXISTS {self.prefix}{name} ({columns})"

@@ -38,7 +38,7 @@ SERVER_URL = os.environ.get("ARBITER_TEST_PG_URL", "postgresql://postgres@127.0.
 def _store_key() -> str:
     """Every store of the suite is encrypted at rest, as `arbiter init` makes a new one: one
     store key for the whole run (tests of stores without one unset ARBITER_STORE_KEY)."""
-    from commands.sealing import make_key
+    from commands.store.sealing import make_key
 
     path = os.path.join(tempfile.mkdtemp(prefix="arbiter-store-key-"), "arbiter-store.key")
     make_key(path)
@@ -111,7 +111,7 @@ def db_url(request) -> str:
 
 @pytest.fixture
 def app(db_url):
-    from commands.app import Arbiter
+    from commands.service.arbiter import Arbiter
     from tests.support.host_key import SIGNER
 
     application = Arbiter(db_url, signer=SIGNER)

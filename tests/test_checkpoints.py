@@ -8,7 +8,7 @@ from audit import keys
 from audit.checkpoints import leaves, origin
 from audit.merkle import root
 from audit.notes import parse_checkpoint, parse_note, parse_verifier_key, verify_note
-from commands.app import Arbiter
+from commands.service.arbiter import Arbiter
 from domain.errors import RuleViolation
 from tests.test_match_ledger import PLAYERS, new_match
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from audit import keys
-from commands.cli import cli
+from commands.cli.main import cli
 from domain.decider import HOST, Arg, CommandSpec, to_player
 from domain.errors import RuleViolation
 from tests.support import sealed_bid

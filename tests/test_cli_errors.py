@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from audit import keys
-from commands.cli import cli
+from commands.cli.main import cli
 from tests.support.host_key import SIGNER
 
 UNREACHABLE = "postgresql://postgres@127.0.0.1:1/x"

@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner
 
 from audit.notes import parse_verifier_key
-from commands.app import Arbiter
-from commands.cli import cli
-from commands.http.tokens import Tokens
+from commands.cli.main import cli
+from commands.service.arbiter import Arbiter
+from commands.service.tokens import Tokens
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL_SEED = ROOT / "seeds" / "totemic_might-garnet-tiebreak.json"
@@ -105,7 +105,7 @@ def test_a_command_that_does_not_serve_loads_no_http_stack(here, sqlite_url):
     probe = """
 import json, sys
 before = set(sys.modules)
-from commands.cli import cli
+from commands.cli.main import cli
 def loaded():
     names = {m.split(".")[0] for m in set(sys.modules) - before}
     return sorted(names - set(sys.stdlib_module_names))

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from commands.app import Arbiter
-from commands.stored import StoredVersions
+from commands.service.arbiter import Arbiter
+from commands.store.stored import StoredVersions
 from domain.match import Match
 from tests.support.host_key import SIGNER
 
@@ -63,7 +63,8 @@ def test_what_another_service_wrote_is_folded_in_before_deciding(two_services, m
     second.submit("kc", "bob", "vote", {"candidate": "ann"})  # the match moved on elsewhere
     second.grant("s", "cy", "garnets", 7, "a gift")  # and so did the season
     retried = []
-    monkeypatch.setattr("commands.app.time.sleep", retried.append)  # only a lost save sleeps
+    # only a lost save sleeps
+    monkeypatch.setattr("commands.service.arbiter.time.sleep", retried.append)
     stored = second.match("kc").version
     outcome = first.submit("kc", "cy", "vote", {"candidate": "ann"})
     assert retried == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from commands.app import Arbiter
+from commands.service.arbiter import Arbiter
 from domain.envelope import entry_hash
 from tests.test_match_ledger import PLAYERS, new_match
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from commands.app import Arbiter
+from commands.service.arbiter import Arbiter
 from domain.errors import RuleViolation
 from domain.match import Match
 from tests.support.host_key import SIGNER

@@ -9,8 +9,8 @@ import pytest
 from audit import keys
 from audit.bundle import FULL, PUBLIC, export
 from audit.verify import verify
-from commands.app import Arbiter
-from commands.matchfile import load, play
+from commands.cli.matchfile import load, play
+from commands.service.arbiter import Arbiter
 from tests.support.host_key import SIGNER
 
 SEEDS = sorted((Path(__file__).resolve().parents[1] / "seeds").glob("*.json"))

@@ -369,7 +369,7 @@ def test_a_read_refuses_an_entry_edited_in_the_database(sqlite_url, monkeypatch)
     without a store key, whose rows SQL can read; tests/test_sealing.py has the encrypted)."""
     import sqlite3
 
-    from commands.app import Arbiter
+    from commands.service.arbiter import Arbiter
 
     monkeypatch.delenv("ARBITER_STORE_KEY")
     monkeypatch.chdir(sqlite_url.removeprefix("sqlite:///").rsplit("/", 1)[0])

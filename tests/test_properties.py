@@ -8,7 +8,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from commands.app import Arbiter
+from commands.service.arbiter import Arbiter
 from domain.errors import RuleViolation
 from projections.views import view
 from tests.games.kings_court.kc_harness import PLAYERS

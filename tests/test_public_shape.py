@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from commands.matchfile import MatchFile, Step, load
+from commands.cli.matchfile import MatchFile, Step, load
 from domain.decider import HOST, PUBLIC, Command
 from domain.envelope import SEALS
 from domain.errors import RuleViolation

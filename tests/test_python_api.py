@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from audit import keys
-from commands.app import Grant
+from commands.service.outcomes import Grant
 from tests.support.host_key import SIGNER
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "python-api.md"

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from commands.app import Arbiter
-from commands.cli import cli
+from commands.cli.main import cli
+from commands.service.arbiter import Arbiter
 from domain.match import Match
 from projections.projection import Ledger, bound
 from projections.runner import catch_up
@@ -47,7 +47,7 @@ def play(app: Arbiter, rounds: int = 2) -> None:
 
 
 def project(url: str) -> None:
-    from commands.store import persistence_env
+    from commands.store.settings import persistence_env
 
     ledger = Ledger(env=persistence_env(url))
     views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
@@ -206,7 +206,7 @@ def test_a_store_in_the_clear_is_encrypted_by_store_encrypt(sqlite_url, monkeypa
 
 def test_a_key_beside_a_store_in_the_clear_is_refused(sqlite_url, monkeypatch, tmp_path):
     clear_store(sqlite_url, monkeypatch, tmp_path)
-    from commands.sealing import make_key
+    from commands.store.sealing import make_key
 
     make_key()
     error = refused("store_not_encrypted", Arbiter, sqlite_url)

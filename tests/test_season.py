@@ -10,8 +10,9 @@ from pathlib import Path
 from audit import keys
 from audit.notes import parse_checkpoint, parse_note
 from audit.season_signing import mark_of, parse_season_extensions, standings_hash
-from commands.app import Arbiter, Grant
-from commands.matchfile import load, play
+from commands.cli.matchfile import load, play
+from commands.service.arbiter import Arbiter
+from commands.service.outcomes import Grant
 from domain.envelope import GENESIS_PREV, SEASON_PREFIX, commitment, entry_bytes, salt
 from domain.match import parse_salt_key
 from domain.season import Season, public_standings, season_headline

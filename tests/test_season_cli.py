@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from audit import keys
-from commands.cli import cli
+from commands.cli.main import cli
 from tests.support.host_key import SIGNER
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
@@ -137,7 +137,7 @@ def test_every_players_token_at_once(sqlite_url):
 
 
 def test_a_negative_grant_is_written_plainly_and_a_huge_one_refused(sqlite_url):
-    from commands.app import Arbiter
+    from commands.service.arbiter import Arbiter
 
     ok(sqlite_url, "season", "create", "s")
     ok(sqlite_url, "season", "register", "s", "ann")

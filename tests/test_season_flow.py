@@ -12,9 +12,10 @@ from audit import keys
 from audit.bundle import FULL, PUBLIC, export
 from audit.season_verify import verify_season
 from audit.verify import verify
-from commands.app import Arbiter, Grant
-from commands.matchfile import load, play, renamed, run
-from commands.seasonfile import load_season, play_season
+from commands.cli.matchfile import load, play, renamed, run
+from commands.cli.seasonfile import load_season, play_season
+from commands.service.arbiter import Arbiter
+from commands.service.outcomes import Grant
 from domain.decider import HOST
 from domain.envelope import GENESIS_PREV
 from domain.season import DEATH_MATCH, MAIN, Season

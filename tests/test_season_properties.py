@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from commands.app import Arbiter, Grant
+from commands.service.arbiter import Arbiter
+from commands.service.outcomes import Grant
 from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
 from domain.season import DEATH_MATCH, ELIMINATED, MAIN, REINSTATED, Season, public_standings

@@ -8,8 +8,8 @@ from typing import ClassVar
 
 import pytest
 
-from commands.app import Arbiter
-from commands.matchfile import load, play
+from commands.cli.matchfile import load, play
+from commands.service.arbiter import Arbiter
 from domain.decider import Command
 from domain.frozen import freeze, thaw
 from domain.match import Match

@@ -16,8 +16,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from commands.app import Arbiter
-from commands.cli import cli
+from commands.cli.main import cli
+from commands.service.arbiter import Arbiter
 from domain.envelope import commitment, salt
 from domain.errors import RuleViolation
 from domain.match import Match, parse_salt_key
@@ -240,7 +240,7 @@ def test_a_refusal_leaves_the_store_as_it_was(played):
 def test_the_read_side_does_not_project_an_edited_entry(played):
     """The view tables are built through the same checks: the projection stops at the edited
     entry (and says so) rather than show it."""
-    from commands.store import persistence_env
+    from commands.store.settings import persistence_env
     from projections.projection import Ledger, bound
     from projections.runner import catch_up
     from projections.tables import open_views

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from audit import keys
-from commands.app import Arbiter
-from commands.store import persistence_env
-from commands.writers import REFUSED, Busy, refused, writers_for
+from commands.service.arbiter import Arbiter
+from commands.service.writers import REFUSED, Busy, refused, writers_for
+from commands.store.settings import persistence_env
 from tests.support.host_key import SIGNER
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,7 +29,7 @@ OPENED = 19  # King's Court for 11: created (2 entries), opened (17)
 
 def arbiter(db: str, env: dict[str, str], *args: str, timeout: float = 120
             ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from commands.cli import main; main()",
+    return subprocess.run([sys.executable, "-c", "from commands.cli.main import main; main()",
                            "--db", db, *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=timeout)
 

@@ -15,9 +15,9 @@ from urllib.parse import quote
 
 import click
 
-from commands import render
-from commands.console import app_of, json_option
-from commands.inputs import check_round
+from commands.cli import render
+from commands.cli.console import app_of, json_option
+from commands.service.rounds import check_round
 from domain.errors import RuleViolation
 
 LIMIT = 2000  # characters in one Discord message

@@ -4,7 +4,7 @@
 the commands that sign, else $ARBITER_HOST_KEY, else ./arbiter-host.key. Commands that check a
 signature take the host's published verifier key instead (`--key VKEY`). docs/audit.md has the
 formats and failure codes. A checkpoint or proof read from a file may have lost its final
-newline in a chat: it is put back (`commands.inputs.pasted_note`).
+newline in a chat: it is put back (`commands.cli.inputs.pasted_note`).
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from audit.errors import AuditError
-from commands import render
-from commands.console import app_of, db_of, json_option
-from commands.inputs import pasted_note, read_json
+from commands.cli import render
+from commands.cli.console import app_of, db_of, json_option
+from commands.cli.inputs import pasted_note, read_json
+from commands.service.keys import DEFAULT_KEY, KEY_VARIABLE, check_signed_by, signer_from
 
 if TYPE_CHECKING:
     from audit.keys import Signer
@@ -30,8 +31,6 @@ if TYPE_CHECKING:
     from audit.verify import Audit
     from domain.match import Reading
 
-DEFAULT_KEY = "arbiter-host.key"
-KEY_VARIABLE = "ARBITER_HOST_KEY"
 PROGRESS_ABOVE = 10_000  # entries: a bundle this long shows a progress bar on stderr
 
 key_file_option = click.option(
@@ -45,21 +44,6 @@ viewer_option = click.option(
     "--as", "viewer", default="public", show_default=True,
     help="The viewer: public, host or a player id.")
 in_file = click.Path(dir_okay=False)
-
-
-def signer_from(path: str | None = None) -> Signer | None:
-    """The host's signer from its key file: `path`, else $ARBITER_HOST_KEY, else the default.
-    None when the default file does not exist (then no match can be created signed, and no
-    round of a signed match closes); a key file named explicitly must exist."""
-    from audit import keys
-
-    named = path or os.environ.get(KEY_VARIABLE)
-    file = Path(named or DEFAULT_KEY)
-    if file.exists():
-        return keys.load(file)
-    if named:
-        raise AuditError("no_host_key", f"no key file at {file}")
-    return None
 
 
 def required_signer(path: str | None) -> Signer:
@@ -228,18 +212,6 @@ def export_command(ctx: click.Context, match_id: str | None, season_name: str | 
         err=output == "-")
 
 
-def check_signed_by(notes: list[str], key: VerifierKey) -> None:
-    """A bundle names the key that signed its checkpoints, so refuse to name another."""
-    from audit.notes import NoteError, verify_note
-
-    for note in notes:
-        try:
-            verify_note(note, [key])
-        except NoteError:
-            raise AuditError("wrong_host_key", f"the checkpoints were not signed by "
-                             f"{key}") from None
-
-
 # -- verifying ------------------------------------------------------------------------------
 
 @click.command("verify", short_help="Verify an audit bundle offline.")
@@ -347,9 +319,8 @@ def check_command(ctx: click.Context, vkey: str | None, as_json: bool) -> None:
     every sealed part against its commitment, every signed checkpoint against the log it
     signs, every command and every balance re-derived by the rules, every snapshot against
     the replay. Exit 0 when it holds, 1 naming the first forged or missing entry."""
-    from commands.check import StoreFault, check_store
-    from commands.console import store_name
-    from commands.store import database_url
+    from commands.service.check import StoreFault, check_store
+    from commands.store.settings import database_url, store_name
 
     key = vkey_of(vkey)
     if key is None:

@@ -11,7 +11,6 @@ import json
 import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeGuard
-from urllib.parse import urlparse
 
 import click
 
@@ -19,7 +18,7 @@ from audit.errors import AuditError
 from domain.errors import RuleViolation
 
 if TYPE_CHECKING:
-    from commands.app import Arbiter
+    from commands.service.arbiter import Arbiter
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 
@@ -39,20 +38,11 @@ def db_of(ctx: click.Context) -> str | None:
 
 def app_of(ctx: click.Context, signing: bool = True) -> Arbiter:
     """The service on the chosen store, signing each round's checkpoint with the host's key
-    (its key file, as `commands.audit_cli.signer_from` finds it) when `signing`."""
-    from commands.app import Arbiter
-    from commands.audit_cli import signer_from
+    (its key file, as `commands.service.keys.signer_from` finds it) when `signing`."""
+    from commands.service.arbiter import Arbiter
+    from commands.service.keys import signer_from
 
     return Arbiter(db_of(ctx), signer=signer_from() if signing else None)
-
-
-def store_name(url: str) -> str:
-    """The store a URL names, as an error may show it (never its password)."""
-    parsed = urlparse(url)
-    if parsed.scheme == "sqlite":
-        return f"the SQLite file {parsed.path[1:] or url}"
-    return (f"PostgreSQL database {parsed.path.lstrip('/')} at {parsed.hostname}:"
-            f"{parsed.port or 5432}")
 
 
 def one_line(error: BaseException, url: str | None) -> str | None:
@@ -73,8 +63,8 @@ def one_line(error: BaseException, url: str | None) -> str | None:
         return f"invalid_input: {error}"
     if _is(error, "eventsourcing.persistence", "OperationalError", "InterfaceError") or \
             _is(error, "psycopg", "OperationalError"):
-        from commands.store import database_url
-        from commands.writers import REFUSALS
+        from commands.service.writers import REFUSALS
+        from commands.store.settings import database_url, store_name
 
         url = database_url(url)
         why = why_unreachable(url, error)
@@ -82,7 +72,7 @@ def one_line(error: BaseException, url: str | None) -> str | None:
             return f"store_busy: {store_name(url)} refuses more connections: {why}"
         return f"store_unreachable: cannot reach {store_name(url)}: {why}"
     if _is(error, "eventsourcing.persistence", "PersistenceError"):
-        from commands.store import database_url
+        from commands.store.settings import database_url, store_name
 
         return f"store_error: {store_name(database_url(url))}: {error}"
     return None
@@ -95,7 +85,7 @@ def why_unreachable(url: str, error: BaseException) -> str:
         return str(error)
     import psycopg
 
-    from commands.store import persistence_env
+    from commands.store.settings import persistence_env
 
     env = persistence_env(url)
     try:

@@ -7,9 +7,9 @@ from typing import Any
 
 import click
 
-from commands import render
-from commands.console import json_option
-from commands.inputs import spec_of
+from commands.cli import render
+from commands.cli.console import json_option
+from commands.cli.inputs import spec_of
 
 
 def commands_of(game: Any) -> dict[str, Any]:

@@ -91,19 +91,6 @@ def spec_of(game: Any, name: str) -> Any:
     return found if isinstance(found, CommandSpec) else None
 
 
-def check_round(round_: int | None, open_round: int, ended: bool, match_id: str) -> None:
-    """A round a view may be asked as of: 0 up to the round now open (the last round, once the
-    match has ended). A round not reached yet is refused, never shown as now."""
-    if round_ is None:
-        return
-    if round_ < 0:
-        raise RuleViolation("invalid_round", f"round {round_}: rounds count from 0 (the setup)")
-    if round_ > open_round:
-        now = f"ended in round {open_round}" if ended else f"is in round {open_round}"
-        raise RuleViolation("round_not_reached", f"round {round_} of {match_id} has not been "
-                            f"reached: the match {now}")
-
-
 def read_json(path: str | Path, what: str = "file") -> Any:
     """A JSON file, or the one-line error that says which file is not JSON and where."""
     text = Path(path).read_text(encoding="utf-8")

@@ -13,15 +13,15 @@ from typing import Any
 
 import click
 
-from commands.announce_cli import announce
-from commands.audit_cli import register as register_audit
-from commands.console import fail, one_line
-from commands.games_cli import games_command
-from commands.match_cli import register as register_match
-from commands.season_cli import register as register_season
-from commands.service_cli import register as register_service
-from commands.start_cli import register as register_start
-from commands.store_cli import register as register_store
+from commands.cli.announce import announce
+from commands.cli.audit import register as register_audit
+from commands.cli.console import fail, one_line
+from commands.cli.games import games_command
+from commands.cli.match import register as register_match
+from commands.cli.season import register as register_season
+from commands.cli.serve import register as register_service
+from commands.cli.start import register as register_start
+from commands.cli.store import register as register_store
 
 
 class Arbitrated(click.Group):

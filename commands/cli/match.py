@@ -15,14 +15,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from commands import render
-from commands.console import app_of, json_option, now
-from commands.games_cli import commands_of, usage
-from commands.inputs import Parsed, check_round, parse_args, read_json, spec_of
+from commands.cli import render
+from commands.cli.console import app_of, json_option, now
+from commands.cli.games import commands_of, usage
+from commands.cli.inputs import Parsed, parse_args, read_json, spec_of
+from commands.service.rounds import check_round
 from domain.errors import RuleViolation
 
 if TYPE_CHECKING:
-    from commands.app import Arbiter, Outcome
+    from commands.service.arbiter import Arbiter
+    from commands.service.outcomes import Outcome
     from domain.match import Reading
 
 pairs_argument = click.argument("pairs", nargs=-1, metavar="[KEY=VALUE]...")
@@ -389,7 +391,7 @@ def when(match: Reading, round_: int | None, entries: int) -> str:
 def play_command(ctx: click.Context, file: str, as_json: bool) -> None:
     """Play a match file into the store, print the results and check its expectations
     (docs/match-files.md): exit 1 naming each mismatch."""
-    from commands.matchfile import load, play
+    from commands.cli.matchfile import load, play
 
     outcome, mismatches = play(app_of(ctx), load(file))
     render.show(outcome, as_json, lambda: render.results(outcome))

@@ -10,8 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from commands.app import Arbiter
-from commands.inputs import read_json
+from commands.cli.inputs import read_json
+from commands.service.arbiter import Arbiter
 from domain.errors import RuleViolation
 from projections.results import results
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.table import Table
 
-    from commands.app import Outcome
+    from commands.service.outcomes import Outcome
 
 SCALARS = (str, int, float, bool, type(None))
 

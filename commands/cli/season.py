@@ -19,15 +19,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from commands import render
-from commands.console import app_of, json_option, now
+from commands.cli import render
+from commands.cli.console import app_of, json_option, now
 from domain.errors import RuleViolation
 
 if TYPE_CHECKING:
     from rich.table import Table
 
     from audit.keys import Signer
-    from commands.app import Arbiter, Grant
+    from commands.service.arbiter import Arbiter
+    from commands.service.outcomes import Grant
 
 # A file argument: a missing one is the usual one-line `no_file`; `-` reads stdin.
 in_file = click.Path(dir_okay=False, allow_dash=True)
@@ -107,7 +108,7 @@ def season_grant(ctx: click.Context, season_name: str, player: str | None,
                  as_json: bool) -> None:
     """Grant (or with a negative AMOUNT, take) an asset with a reason; or a whole file of
     grants in one save, all or none."""
-    from commands.app import Grant
+    from commands.service.outcomes import Grant
 
     if file is not None:
         if player is not None:
@@ -219,7 +220,7 @@ def season_show(ctx: click.Context, season_name: str, player: str | None, host: 
 def season_play(ctx: click.Context, file: str, as_json: bool) -> None:
     """Play a season file (docs/match-files.md) into the store, show the season and check its
     expectations: exit 1 naming each mismatch."""
-    from commands.seasonfile import load_season, play_season
+    from commands.cli.seasonfile import load_season, play_season
 
     data, mismatches = play_season(app_of(ctx), load_season(file), Path(file).parent)
     render.show(data, as_json, lambda: season_text(data))
@@ -242,7 +243,7 @@ def demo_seasons(app: Arbiter, signer: Signer, folder: Path,
 
 def demo_season(app: Arbiter, path: Path, signer: Signer,
                 say: Callable[..., None]) -> dict[str, Any]:
-    from commands.seasonfile import compare, load_season, play_season
+    from commands.cli.seasonfile import compare, load_season, play_season
     from domain.decider import HOST
     from projections.standings import standings
 
@@ -313,7 +314,7 @@ def read_players(file: str) -> list[str]:
 def read_grants(file: str, asset: str, reason: str | None) -> list[Grant]:
     """Each line or object: player, amount, and optionally asset and reason (default: the
     command's)."""
-    from commands.app import Grant
+    from commands.service.outcomes import Grant
 
     text = read_text(file)
     if file.endswith(".json"):

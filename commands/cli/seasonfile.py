@@ -13,9 +13,10 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from commands.app import Arbiter, Grant
-from commands.inputs import read_json
-from commands.matchfile import MatchFile, Strict, load, renamed, run
+from commands.cli.inputs import read_json
+from commands.cli.matchfile import MatchFile, Strict, load, renamed, run
+from commands.service.arbiter import Arbiter
+from commands.service.outcomes import Grant
 from domain.errors import RuleViolation
 from projections.standings import standings
 

@@ -17,8 +17,8 @@ from contextlib import closing, contextmanager, nullcontext
 
 import click
 
-from commands import render
-from commands.console import app_of, db_of, json_option
+from commands.cli import render
+from commands.cli.console import app_of, db_of, json_option
 from domain.errors import RuleViolation
 
 
@@ -44,8 +44,8 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, interval: floa
     rounds (docs/service.md)."""
     import uvicorn  # only this command needs the server
 
-    from commands.http.service import INTERVAL_VARIABLE, PROJECTIONS_VARIABLE
-    from commands.store import URL_VARIABLE, database_env, database_url
+    from commands.store.settings import URL_VARIABLE, database_env, database_url
+    from commands.web.worker import INTERVAL_VARIABLE, PROJECTIONS_VARIABLE
 
     url = database_url(db_of(ctx))
     beside = not no_projections and \
@@ -56,7 +56,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, interval: floa
     log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)  # and the service's own lines
     log_config["loggers"]["arbiter"] = {"handlers": ["default"], "level": "INFO"}
     with projecting() if beside else nullcontext():
-        uvicorn.run("commands.http.app:from_environment", factory=True, host=host, port=port,
+        uvicorn.run("commands.web.app:from_environment", factory=True, host=host, port=port,
                     workers=workers, timeout_graceful_shutdown=5, log_config=log_config)
 
 
@@ -76,7 +76,7 @@ def projecting() -> Iterator[None]:
     import logging
     import subprocess
 
-    command = [sys.executable, "-c", "from commands.cli import main; main()", "projections",
+    command = [sys.executable, "-c", "from commands.cli.main import main; main()", "projections",
                "run", "--interval", str(PROJECTION_INTERVAL), "--parent", str(os.getpid())]
     stopping, starting = threading.Event(), threading.Lock()
     running: list[subprocess.Popen[bytes]] = []
@@ -118,7 +118,7 @@ def projections_group() -> None:
 @click.pass_context
 def projections_run(ctx: click.Context, interval: float, parent: int | None) -> None:
     """Keep the view tables current until stopped, as `serve` does."""
-    from commands.store import database_url, persistence_env
+    from commands.store.settings import database_url, persistence_env
     from projections import runner
 
     stop = threading.Event()
@@ -140,7 +140,7 @@ def orphaned(parent: int, stop: threading.Event, interval: float) -> None:
 @click.pass_context
 def projections_rebuild(ctx: click.Context, as_json: bool) -> None:
     """Drop the view tables and rebuild them from the events, in one transaction."""
-    from commands.store import database_url, persistence_env
+    from commands.store.settings import database_url, persistence_env
     from projections import runner
     from projections.projection import Ledger
     from projections.tables import datastore_of, open_views
@@ -178,7 +178,7 @@ def link(url: str, path: str, token: str) -> str:
 def tokens_host(ctx: click.Context, url: str, as_json: bool) -> None:
     """Make a new host token, replacing any other, and print it (once: keep it), then the
     dashboard's link."""
-    from commands.http.tokens import Tokens
+    from commands.service.tokens import Tokens
 
     with closing(app_of(ctx, signing=False)) as app:
         token = Tokens(app).set_host()
@@ -196,7 +196,7 @@ def tokens_issue(ctx: click.Context, match_id: str, player: str, url: str,
                  as_json: bool) -> None:
     """Issue PLAYER's token for MATCH, replacing any earlier one, and print it, then the
     personal link to send the player by DM (it opens their page)."""
-    from commands.http.tokens import Tokens, join_link
+    from commands.service.tokens import Tokens, join_link
 
     with closing(app_of(ctx, signing=False)) as app:
         if player not in app.match(match_id).players:
@@ -216,7 +216,7 @@ def tokens_issue_all(ctx: click.Context, match_id: str, url: str, as_json: bool)
     """Issue every player's token for MATCH at once, in one save, replacing earlier ones, and
     print each with its personal link (once: send each player theirs by DM). One line a
     player, each token and link whole, to copy."""
-    from commands.http.tokens import Tokens, join_link
+    from commands.service.tokens import Tokens, join_link
 
     with closing(app_of(ctx, signing=False)) as app:
         issued = Tokens(app).issue_all(match_id, app.match(match_id).players)

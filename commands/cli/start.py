@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from commands import render
-from commands.console import db_of, json_option, store_name
+from commands.cli import render
+from commands.cli.console import db_of, json_option
 from domain.errors import RuleViolation
 
 if TYPE_CHECKING:
     from audit.keys import Signer
-    from commands.app import Arbiter
+    from commands.service.arbiter import Arbiter
 
 
 def register(cli: click.Group) -> None:
@@ -40,7 +40,7 @@ def host_key(path: str | None, name: str) -> HostKey:
     """The host's key from its key file (`--key`, $ARBITER_HOST_KEY, ./arbiter-host.key),
     made there (mode 0600) when there is none yet."""
     from audit import keys
-    from commands.audit_cli import DEFAULT_KEY, KEY_VARIABLE
+    from commands.service.keys import DEFAULT_KEY, KEY_VARIABLE
 
     file = Path(path or os.environ.get(KEY_VARIABLE) or DEFAULT_KEY)
     if file.exists():
@@ -52,7 +52,7 @@ def host_key(path: str | None, name: str) -> HostKey:
 
 def open_store(url: str | None, signer: Signer) -> tuple[Arbiter, bool]:
     """The service on the store, its tables made if missing; and whether it was empty."""
-    from commands.app import Arbiter
+    from commands.service.arbiter import Arbiter
 
     app = Arbiter(url, signer=signer)
     return app, not app.recorder.max_notification_id()
@@ -77,9 +77,9 @@ def init_command(ctx: click.Context, key_path: str | None, name: str, as_json: b
     """Set up a host: create the store's tables, the host's signing key (mode 0600) and the
     host token of the HTTP API, and print the verifier key to publish. Run again, it keeps
     what exists and says so."""
-    from commands.http.tokens import HostToken, Tokens
-    from commands.sealing import store_key_for
-    from commands.store import database_url
+    from commands.service.tokens import HostToken, Tokens
+    from commands.store.sealing import store_key_for
+    from commands.store.settings import database_url
 
     key = host_key(key_path, name)
     url = database_url(db_of(ctx))
@@ -95,6 +95,8 @@ def init_command(ctx: click.Context, key_path: str | None, name: str, as_json: b
 
 
 def init_text(data: dict[str, Any]) -> list[Any]:
+    from commands.store.settings import store_name
+
     store, key, token = data["store"], data["key"], data["host_token"]
     rows = [
         ("store", f"{store_name(store['url'])}: "
@@ -145,14 +147,14 @@ def demo_command(ctx: click.Context, seeds_dir: str | None, key_path: str | None
     same for each season file of seeds/seasons/, from its first Main Match to its champion,
     with its full season bundle. A match or season already in the store is not played again:
     it is checked and verified again."""
-    from commands.season_cli import demo_seasons
-    from commands.store import database_url
+    from commands.cli.season import demo_seasons
+    from commands.store.settings import database_url, store_name
 
     folder = Path(seeds_dir) if seeds_dir else default_seeds()
     files = sorted(folder.glob("*.json"))
     if not files:
         raise RuleViolation("no_seeds", f"no match files in {folder}")
-    from commands.sealing import store_key_for
+    from commands.store.sealing import store_key_for
 
     key = host_key(key_path, name)
     url = database_url(db_of(ctx))
@@ -186,7 +188,7 @@ def demo_command(ctx: click.Context, seeds_dir: str | None, key_path: str | None
 
 def demo_match(app: Arbiter, path: Path, signer: Signer,
                say: Callable[..., None]) -> dict[str, Any]:
-    from commands.matchfile import compare, load, play
+    from commands.cli.matchfile import compare, load, play
     from projections.results import results
 
     file = load(path)
@@ -228,7 +230,7 @@ def audit_of(app: Arbiter, match_id: str, signer: Signer) -> dict[str, Any]:
 
 def next_steps(played: list[dict[str, Any]], seasons: list[dict[str, Any]],
                url: str) -> list[str]:
-    from commands.store import DEFAULT_URL
+    from commands.store.settings import DEFAULT_URL
 
     match = played[-1]["match"]
     player = played[-1]["outcome"]["players"][0]["player"]
@@ -248,4 +250,4 @@ def next_steps(played: list[dict[str, Any]], seasons: list[dict[str, Any]],
 
 def default_seeds() -> Path:
     here = Path("seeds")
-    return here if here.is_dir() else Path(__file__).resolve().parents[1] / "seeds"
+    return here if here.is_dir() else Path(__file__).resolve().parents[2] / "seeds"

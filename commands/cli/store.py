@@ -1,4 +1,5 @@
-"""`arbiter store encrypt`: a store written in the clear, encrypted at rest (commands.sealing).
+"""`arbiter store encrypt`: a store written in the clear, encrypted at rest
+(commands.store.sealing).
 
 A store made before stores had a key holds every event and snapshot in the clear, with the
 host seeds, salt keys and sealed plaintexts in them; opened with a store key, it is refused
@@ -9,12 +10,10 @@ left as they are, so it can be run again), and rebuilds the view tables under th
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
-from commands import render
-from commands.console import db_of, json_option, store_name
+from commands.cli import render
+from commands.cli.console import db_of, json_option
 from domain.errors import RuleViolation
 
 
@@ -34,13 +33,14 @@ def store_group() -> None:
 def store_encrypt(ctx: click.Context, as_json: bool) -> None:
     """Encrypt a store written before it had a store key: make the key (mode 0600) if there is
     none, encrypt every stored event and snapshot in one transaction, rebuild the views."""
-    from commands.sealing import key_file, make_key, read_key
-    from commands.store import database_url
+    from commands.store.raw import encrypt_rows, raw_store
+    from commands.store.sealing import key_file, make_key, read_key, store_kind
+    from commands.store.settings import database_url, store_name
 
     url = database_url(db_of(ctx))
     created = not key_file().exists()
     with raw_store(url, "") as raw:
-        kind = _kind(raw)
+        kind = store_kind(raw.recorder)
     if kind == "encrypted" and created:
         raise RuleViolation("store_key_required", f"{store_name(url)} is encrypted already, "
                             f"with a key that is not at {key_file()}: give its key file")
@@ -60,63 +60,11 @@ def store_encrypt(ctx: click.Context, as_json: bool) -> None:
         ("views", f"rebuilt under the key from {rebuilt} events")])])
 
 
-def raw_store(url: str, key: str | None) -> Any:
-    """The store's tables, its rows read as they are stored (no check, nothing refused)."""
-    from contextlib import closing
-
-    from eventsourcing.application import Application
-
-    from commands.sealing import CIPHER_TOPIC, private_file
-    from commands.store import database_env
-
-    class RawStore(Application):
-        name = "arbiter"
-        is_snapshotting_enabled = True
-
-    env = database_env(url)
-    if env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite":
-        private_file(env["SQLITE_DBNAME"])
-    return closing(RawStore(env={**env, "CIPHER_TOPIC": CIPHER_TOPIC, "CIPHER_KEY": key or ""}))
-
-
-def _kind(raw: Any) -> str | None:
-    from commands.sealing import store_kind
-
-    return store_kind(raw.recorder)
-
-
-def encrypt_rows(raw: Any) -> tuple[int, int]:
-    """Every event and snapshot stored in the clear, encrypted in place, in one transaction."""
-    from commands.sealing import MARK
-
-    cipher = raw.mapper.cipher
-    counts = []
-    with raw.recorder.datastore.transaction(commit=True) as curs:
-        for recorder in (raw.recorder, raw.snapshots.recorder):
-            table, mark = _table(recorder)
-            curs.execute(f"SELECT originator_id, originator_version, state FROM {table}")
-            rows = [(r["originator_id"], r["originator_version"], bytes(r["state"]))
-                    for r in curs.fetchall()]
-            clear = [(cipher.encrypt(state), oid, version) for oid, version, state in rows
-                     if state[:1] != MARK]
-            for params in clear:
-                curs.execute(f"UPDATE {table} SET state = {mark} WHERE originator_id = {mark} "
-                             f"AND originator_version = {mark}", params)
-            counts.append(len(clear))
-    return counts[0], counts[1]
-
-
-def _table(recorder: Any) -> tuple[str, str]:
-    name = recorder.events_table_name
-    schema = getattr(recorder.datastore, "schema", None)
-    return (f'"{schema}"."{name}"', "%s") if schema else (name, "?")
-
-
 def rebuild_views(url: str) -> int:
     """The view tables rebuilt under the store's key; the number of events projected."""
     from contextlib import closing
 
-    from commands.store import persistence_env
+    from commands.store.settings import persistence_env
     from projections import runner
     from projections.projection import Ledger
     from projections.tables import datastore_of, open_views

@@ -9,7 +9,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, cast
 from uuid import UUID
 
@@ -21,10 +20,11 @@ from audit.keys import Signer
 from audit.season_bundle import export_season
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
-from commands.sealing import DEFAULT_KEY, KEY_VARIABLE, StoreCipher, private_file, store_kind
-from commands.store import database_url, persistence_env
-from commands.stored import CheckedRepository, StoredVersions
-from commands.writers import Busy, writers_for
+from commands.service.outcomes import Grant, Outcome, Receipt
+from commands.service.writers import Busy, writers_for
+from commands.store.sealing import DEFAULT_KEY, KEY_VARIABLE, StoreCipher, private_file, store_kind
+from commands.store.settings import database_url, persistence_env, store_name
+from commands.store.stored import CheckedRepository, StoredVersions
 from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
 from domain.decider import HOST, Command
 from domain.edge import excerpt
@@ -48,53 +48,6 @@ SNAPSHOT_EVERY = 200  # entries between two store snapshots of a match
 READ_CACHE = 256  # matches whose reader copy is kept between reads
 T = TypeVar("T")
 ENDINGS = ("MatchEnded", "MatchAbandoned")
-
-
-@dataclass(frozen=True)
-class Grant:
-    """One line of a bulk grant: an asset (garnets unless said) with its reason."""
-
-    player: str
-    amount: int
-    asset: str = "garnets"
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class Receipt:
-    """What a submitter keeps: the entry of their command as the log holds it, and the salt and
-    plaintext of each sealed part that is theirs. With it alone they can show what they sent
-    (each part opens its commitment) and, with any later checkpoint, that it is in the log
-    (`arbiter receipt verify`, docs/audit.md)."""
-
-    entry: dict[str, Any]
-    salts: dict[int, str]
-    parts: dict[int, dict[str, Any]]
-
-    @property
-    def match(self) -> str:
-        return self.entry["match"]
-
-    @property
-    def seq(self) -> int:
-        return self.entry["seq"]
-
-    @property
-    def hash(self) -> str:
-        return self.entry["hash"]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"match": self.match, "seq": self.seq, "hash": self.hash, "entry": self.entry,
-                "salts": {str(i): s for i, s in self.salts.items()},
-                "parts": {str(i): p for i, p in self.parts.items()}}
-
-
-@dataclass(frozen=True)
-class Outcome:
-    match: str
-    seqs: list[int]
-    receipt: Receipt | None
-    told: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Arbiter(Application):
@@ -147,8 +100,6 @@ class Arbiter(Application):
     def _check_store_key(self) -> None:
         """A store is encrypted from its first event or not at all: opened without its key, or
         with a key while it holds events in the clear, it says so before anything is read."""
-        from commands.console import store_name
-
         cipher = cast(StoreCipher, self.mapper.cipher)  # persistence_env always names it
         kind, sealed = store_kind(self.recorder), cipher.sealed
         if kind == "clear" and sealed:
@@ -631,8 +582,9 @@ class Arbiter(Application):
             cache.get(aggregate_id, evict=True)
 
     def _retrying(self, attempt: Callable[[], T], name: str) -> T:
-        """Each attempt holds the writer's lock of `name` across processes (commands.writers),
-        so a stale write is rare: one left by a writer of another match's season changes.
+        """Each attempt holds the writer's lock of `name` across processes
+        (commands.service.writers), so a stale write is rare: one left by a writer of another
+        match's season changes.
         It is retried as a whole command; a command that loses every retry is `busy`."""
         for tries in range(1, RETRIES + 1):
             try:

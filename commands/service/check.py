@@ -1,7 +1,7 @@
 """`arbiter check`: the store proves itself.
 
 Every stored event of every aggregate is read back and folded through the checks every load
-makes (commands.stored: no missing event, each entry hashing to its hash, following the one
+makes (commands.store.stored: no missing event, each entry hashing to its hash, following the one
 before and opening its commitments, each row authenticated by the store cipher); then each
 match is exported in full, in memory, with its signed checkpoints and verified as an auditor
 would (audit.verify: every checkpoint's signature, size and Merkle root against the log as
@@ -39,7 +39,7 @@ from domain.match import Match
 from domain.season import Season, season_headline
 
 if TYPE_CHECKING:
-    from commands.app import Arbiter
+    from commands.service.arbiter import Arbiter
 
 BATCH = 1000
 FAILURES = ("missing_entry", "forged_entry")  # what a load of the store itself finds

@@ -14,7 +14,8 @@ import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from commands.app import Arbiter, Outcome
+from commands.service.arbiter import Arbiter
+from commands.service.outcomes import Outcome
 from domain.decider import HOST
 from domain.errors import RuleViolation
 from projections.dashboard import close_commands, open_deadline

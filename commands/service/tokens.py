@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import sys
 import time
 from collections.abc import Callable
 from typing import TypeVar, cast
@@ -20,7 +21,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError
-from eventsourcing.utils import retry
+from eventsourcing.utils import register_topic, retry
 
 A = TypeVar("A", bound=Aggregate)
 R = TypeVar("R")
@@ -72,6 +73,10 @@ class PlayerTokens(Aggregate):
         return next((player for player, known in self.digests.items()
                      if hmac.compare_digest(known, digest)), None)
 
+
+# Stores written before commands/ had its rooms name these aggregates' events by the module's
+# old place; the library resolves those topics here.
+register_topic("commands.http.tokens", sys.modules[__name__])
 
 FRESH = 1.0  # seconds a token check may rely on what it read before
 

@@ -9,7 +9,7 @@ AES-GCM cipher (`eventsourcing.cryptography.AESCipher`, the `cryptography` packa
 for a store written before and encrypts what the store holds.
 
 AES-GCM authenticates as it decrypts, so a row edited in the database without the key does not
-read back: it is `forged_entry`, named with its log and seq by commands.stored. Each
+read back: it is `forged_entry`, named with its log and seq by commands.store.stored. Each
 encrypted state starts with one marker byte (JSON never does), so a row stored in the clear in
 an encrypted store is told from a store never encrypted: the first is a forgery, the second
 needs `arbiter store encrypt`, and a store opened without its key says so before anything
@@ -36,7 +36,7 @@ DEFAULT_KEY = "arbiter-store.key"
 MARK = b"\x01"  # before every encrypted state; a JSON state begins with "{"
 KEY_BYTES = 32
 TAG_CONTEXT = b"arbiter/views/viewer-tag/v1\n"
-CIPHER_TOPIC = "commands.sealing:StoreCipher"
+CIPHER_TOPIC = "commands.store.sealing:StoreCipher"
 
 
 class SealError(Exception):
@@ -147,7 +147,7 @@ def cipher_env(path: str | None = None) -> dict[str, str]:
     """The eventsourcing settings every reader and writer of the store shares."""
     key = read_key(path)
     return {"CIPHER_TOPIC": CIPHER_TOPIC,
-            "MAPPER_TOPIC": "commands.stored:CheckedMapper",
+            "MAPPER_TOPIC": "commands.store.stored:CheckedMapper",
             AESCipher.CIPHER_KEY: key or ""}
 
 
@@ -172,7 +172,7 @@ def store_key_for(url: str) -> dict[str, Any]:
     """The store key `arbiter init` and `arbiter demo` see to: kept when its file exists, made
     for a store that holds no event yet, and for a store written in the clear, left to
     `arbiter store encrypt` (which the answer names)."""
-    from commands.store_cli import raw_store
+    from commands.store.raw import raw_store
 
     file = key_file()
     if file.exists():

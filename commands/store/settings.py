@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from urllib.parse import parse_qs, unquote, urlparse
 
-from commands.sealing import cipher_env
+from commands.store.sealing import cipher_env
 from domain.errors import RuleViolation
 
 DEFAULT_URL = "sqlite:///arbiter.db"
@@ -24,7 +24,7 @@ def database_url(explicit: str | None = None) -> str:
 
 
 def persistence_env(url: str) -> dict[str, str]:
-    """eventsourcing settings for a database URL, with the store key's (commands.sealing):
+    """eventsourcing settings for a database URL, with the store key's (commands.store.sealing):
     every writer and reader of one store gets the same.
 
     sqlite:///relative/file.db, sqlite:////absolute/file.db, sqlite:///:memory:
@@ -76,3 +76,12 @@ def pool_size() -> int:
         raise RuleViolation("invalid_setting", f"${POOL_VARIABLE}={value!r}: a whole number "
                             "of connections, at least 1")
     return int(value)
+
+
+def store_name(url: str) -> str:
+    """The store a URL names, as an error may show it (never its password)."""
+    parsed = urlparse(url)
+    if parsed.scheme == "sqlite":
+        return f"the SQLite file {parsed.path[1:] or url}"
+    return (f"PostgreSQL database {parsed.path.lstrip('/')} at {parsed.hostname}:"
+            f"{parsed.port or 5432}")

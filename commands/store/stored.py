@@ -2,9 +2,9 @@
 
 The repository folds every stored event through `domain.integrity.admit` (no missing event,
 every entry hashing, chaining and opening its commitments), and the mapper names a row the
-store cipher does not authenticate (commands.sealing) or that no longer parses. So no command
+store cipher does not authenticate (commands.store.sealing) or that no longer parses. So no command
 extends, and no view shows, a log that was changed outside Arbiter; `arbiter check`
-(commands.check) goes further, against the signed checkpoints and the rules.
+(commands.service.check) goes further, against the signed checkpoints and the rules.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class CheckedMapper(Mapper):
     """The library's mapper, saying which stored event it could not read, and why."""
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        from commands.sealing import SealError
+        from commands.store.sealing import SealError
 
         try:
             return super().to_domain_event(stored_event)

@@ -1,1 +1,2 @@
-"""The HTTP service: a FastAPI app over the application service (`arbiter serve`)."""
+"""The web: the HTTP API (`routes/`: its auth, limits and models) and the pages (`pages/`,
+`templates/`, `static/`), over one `worker.Service` per worker process (`arbiter serve`)."""

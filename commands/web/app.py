@@ -1,6 +1,6 @@
 """The FastAPI application: one `Service` per worker process, built when the app starts.
 
-    uvicorn --factory commands.http.app:from_environment     (what `arbiter serve` runs)
+    uvicorn --factory commands.web.app:from_environment     (what `arbiter serve` runs)
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
 
-from commands.http import errors
-from commands.http.limits import RateLimit
-from commands.http.pages import errors as page_errors
-from commands.http.pages import host as host_pages
-from commands.http.pages import player as player_pages
-from commands.http.pages import public as public_pages
-from commands.http.pages.templating import STATIC
-from commands.http.routes import host, players, public
-from commands.http.service import Service, Settings, settings_from_environment
+from commands.web import errors
+from commands.web.limits import RateLimit
+from commands.web.pages import errors as page_errors
+from commands.web.pages import host as host_pages
+from commands.web.pages import player as player_pages
+from commands.web.pages import public as public_pages
+from commands.web.pages.templating import STATIC
+from commands.web.routes import host, players, public
+from commands.web.worker import Service, Settings, settings_from_environment
 
 DESCRIPTION = """An event-sourced game ledger. Anyone reads public views, checkpoints and
 public bundles; a player, with the token the host issued them for a match, submits and reads

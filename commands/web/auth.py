@@ -8,8 +8,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from commands.http.errors import ApiError
-from commands.http.service import Service
+from commands.web.errors import ApiError
+from commands.web.worker import Service
 from domain.decider import HOST
 from domain.edge import excerpt
 
@@ -71,12 +71,12 @@ def check_player_or_host(request: Request) -> str:
 
 
 async def host(request: Request, credentials: Credentials) -> str:
-    """The route class (commands.http.edge) checked the token: this reads the answer."""
+    """The route class (commands.web.edge) checked the token: this reads the answer."""
     return check_host(request)
 
 
 async def player_or_host(request: Request, credentials: Credentials) -> str:
-    """The route class (commands.http.edge) checked the token: this reads the answer."""
+    """The route class (commands.web.edge) checked the token: this reads the answer."""
     return check_player_or_host(request)
 
 

@@ -23,9 +23,9 @@ from fastapi import Request, Response
 from fastapi.responses import PlainTextResponse
 from fastapi.routing import APIRoute
 
-from commands.http.auth import check_host, check_player_or_host
-from commands.http.errors import problem, responses
-from commands.store import POOL
+from commands.store.settings import POOL
+from commands.web.auth import check_host, check_player_or_host
+from commands.web.errors import problem, responses
 
 MAX_BODY = 256 * 1024  # bytes: a thousand grants with their reasons fit
 

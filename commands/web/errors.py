@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from audit.errors import AuditError
-from commands.writers import Busy
+from commands.service.writers import Busy
 from domain.edge import EXCERPT
 from domain.errors import RuleViolation
 

@@ -19,7 +19,7 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from commands.app import Outcome
+from commands.service.outcomes import Outcome
 from domain.edge import excerpt
 from domain.games import game_ids
 from domain.season import ASSETS

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from commands.http.errors import ApiError
-from commands.http.service import Service
-from commands.inputs import check_round
+from commands.service.rounds import check_round
+from commands.web.errors import ApiError
+from commands.web.worker import Service
 from domain.decider import HOST, PUBLIC
 from domain.match import Reading
 from projections.dashboard import dashboard

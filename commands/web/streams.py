@@ -15,7 +15,7 @@ from fastapi import Header, Query
 from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 
-from commands.http.service import Service
+from commands.web.worker import Service
 
 After = Annotated[int, Query(ge=0, le=2**31, description="Start after this seq")]
 LastEventId = Annotated[str | None, Header(description="Resume after this seq")]

@@ -11,12 +11,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from audit.keys import Signer
-from commands.app import Arbiter, Outcome
-from commands.audit_cli import signer_from
-from commands.http.deadlines import Deadlines
-from commands.http.hub import Hub
-from commands.http.tokens import Tokens
-from commands.store import URL_VARIABLE, database_url, persistence_env
+from commands.service.arbiter import Arbiter
+from commands.service.deadlines import Deadlines
+from commands.service.keys import signer_from
+from commands.service.outcomes import Outcome
+from commands.service.tokens import Tokens
+from commands.store.settings import URL_VARIABLE, database_url, persistence_env
+from commands.web.hub import Hub
 from projections import runner
 from projections.tables import datastore_of, open_views
 
@@ -73,7 +74,7 @@ class Service:
                command_id: str | None = None, at: str | None = None,
                expect_round: int | None = None) -> Outcome:
         """One command, stated at `at` (default: now); the application service holds the
-        match's writer lock across workers (commands.writers)."""
+        match's writer lock across workers (commands.service.writers)."""
         outcome = self.arbiter.submit(match_id, actor, name, args, at=at or now(),
                                       command_id=command_id, expect_round=expect_round)
         self.recorded()

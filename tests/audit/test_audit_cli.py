@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from audit.notes import parse_checkpoint, parse_note, parse_verifier_key, verify_note
-from commands import audit_cli
-from commands.cli import cli
+from commands.cli import audit as audit_cli
+from commands.cli.main import cli
 
 PLAYERS = "ann,bob,cy"
 

@@ -26,7 +26,7 @@ from audit.notes import parse_checkpoint, parse_note
 from audit.signing import parse_extensions
 from audit.state_root import state_root, to_json
 from audit.verify import verify
-from commands.app import Arbiter
+from commands.service.arbiter import Arbiter
 from domain import canonical as domain_canonical
 from domain.errors import RuleViolation
 from domain.match import parse_salt_key

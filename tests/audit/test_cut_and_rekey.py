@@ -19,7 +19,7 @@ from audit import keys
 from audit.bundle import CHECKPOINT, FULL, HEADER, PUBLIC, line
 from audit.notes import parse_checkpoint, parse_note, parse_verifier_key
 from audit.witness import Seen
-from commands.cli import cli
+from commands.cli.main import cli
 from tests.audit.test_bundle import SIGNER, bundle_of, memory_app, play, played_story, verified
 from tests.audit.test_season_bundle import bundle as season_bundle
 from tests.audit.test_season_bundle import played as played_season

@@ -14,7 +14,7 @@ from audit.bundle import PUBLIC
 from audit.errors import AuditError
 from audit.notes import parse_verifier_key
 from audit.receipts import TLOG_PROOF, opened_parts, parse_tlog_proof, prove, verify_proof
-from commands.app import Arbiter
+from commands.service.arbiter import Arbiter
 from tests.audit.test_bundle import SIGNER, bundle_of, memory_app, start
 
 KEY = parse_verifier_key(SIGNER.verifier_key())

@@ -34,7 +34,8 @@ from audit.season_bundle import (
 )
 from audit.season_signing import extensions, parse_season_extensions, standings_hash
 from audit.season_verify import ENVELOPE, verify_any, verify_season
-from commands.app import Arbiter, Grant
+from commands.service.arbiter import Arbiter
+from commands.service.outcomes import Grant
 from domain.envelope import GENESIS_PREV, seal_season_entry, season_entry_hash
 from domain.match import parse_salt_key
 from domain.season import Season, public_standings

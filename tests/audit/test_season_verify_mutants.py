@@ -36,8 +36,8 @@ from audit.season_signing import MatchMark, extensions, parse_season_extensions
 from audit.season_verify import SeasonAudit, verify_any, verify_season
 from audit.verify import Audit
 from audit.witness import Seen
-from commands.app import Arbiter
-from commands.matchfile import load, renamed, run
+from commands.cli.matchfile import load, renamed, run
+from commands.service.arbiter import Arbiter
 from domain.envelope import season_entry_hash
 from tests.audit.test_bundle import bundle_of, memory_app
 from tests.audit.test_bundle import play as play_match

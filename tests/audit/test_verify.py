@@ -18,9 +18,9 @@ from audit.checkpoints import origin
 from audit.errors import AuditError
 from audit.notes import parse_verifier_key
 from audit.verify import verify
-from commands.app import Arbiter
-from commands.matchfile import load
-from commands.matchfile import play as play_file
+from commands.cli.matchfile import load
+from commands.cli.matchfile import play as play_file
+from commands.service.arbiter import Arbiter
 from domain.envelope import GENESIS_PREV, seal_entry
 from domain.errors import RuleViolation
 from domain.records import padded

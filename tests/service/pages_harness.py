@@ -8,8 +8,8 @@ from typing import Any
 
 from markupsafe import escape
 
-from commands.app import Arbiter
-from commands.matchfile import MatchFile, load, play
+from commands.cli.matchfile import MatchFile, load, play
+from commands.service.arbiter import Arbiter
 from domain.decider import HOST
 from domain.envelope import salt
 from domain.match import Match, parse_salt_key

@@ -16,9 +16,9 @@ import httpx
 import psycopg
 import uvicorn
 
-from commands.http.app import create_app
-from commands.http.service import Service, Settings
-from commands.http.tokens import Tokens
+from commands.service.tokens import Tokens
+from commands.web.app import create_app
+from commands.web.worker import Service, Settings
 from tests.support.host_key import SIGNER
 
 

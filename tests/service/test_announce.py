@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from pages_harness import FILES, canaries, last_round, play_seeds
 
-from commands.announce_cli import LIMIT, announcement, packed, plain
-from commands.cli import cli
+from commands.cli.announce import LIMIT, announcement, packed, plain
+from commands.cli.main import cli
 from domain.decider import PUBLIC
 from projections import story
 from projections.views import view

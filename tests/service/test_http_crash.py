@@ -15,8 +15,8 @@ from service_harness import Client, eventually
 from test_http_workers import answers, free_port
 
 from audit import keys
-from commands.app import Arbiter
-from commands.http.tokens import Tokens
+from commands.service.arbiter import Arbiter
+from commands.service.tokens import Tokens
 from domain.decider import HOST
 from projections.tables import APPLICATION, open_views
 from tests.support.host_key import SIGNER
@@ -66,7 +66,7 @@ def serving(db: str, tmp_path: Path, *args: str) -> tuple[subprocess.Popen[bytes
     keys.save(SIGNER, tmp_path / "host.key")
     url = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
-        [sys.executable, "-c", "from commands.cli import main; main()", "--db", db,
+        [sys.executable, "-c", "from commands.cli.main import main; main()", "--db", db,
          "serve", "--port", str(port), *args],
         cwd=ROOT, env={**os.environ, "ARBITER_HOST_KEY": str(tmp_path / "host.key")},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from service_harness import Client, Server, eventually
 
-from commands.app import Arbiter
-from commands.http.deadlines import Deadlines
-from commands.matchfile import Step, load, prepare_season
+from commands.cli.matchfile import Step, load, prepare_season
+from commands.service.arbiter import Arbiter
+from commands.service.deadlines import Deadlines
 from domain.decider import HOST
 from domain.match import Match
 from domain.records import headline

@@ -8,7 +8,7 @@ import httpx
 import pytest
 from service_harness import Server
 
-from commands.http.edge import MAX_BODY
+from commands.web.edge import MAX_BODY
 from domain.errors import RuleViolation
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from service_harness import Server
 
-from commands.http.limits import Buckets
-from commands.http.service import settings_from_environment
-from commands.store import persistence_env
-from commands.writers import writers_for
+from commands.service.writers import writers_for
+from commands.store.settings import persistence_env
+from commands.web.limits import Buckets
+from commands.web.worker import settings_from_environment
 
 
 class Clock:

@@ -11,8 +11,8 @@ from typing import Any
 from service_harness import Client, Server, eventually
 
 from audit.verify import verify
-from commands.app import Arbiter
-from commands.matchfile import MatchFile, Step, load, play
+from commands.cli.matchfile import MatchFile, Step, load, play
+from commands.service.arbiter import Arbiter
 from domain.decider import HOST, PUBLIC
 from domain.games import get_game
 from projections.results import results

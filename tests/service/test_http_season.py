@@ -11,8 +11,8 @@ from service_harness import Server, eventually
 
 from audit import keys
 from audit.season_verify import verify_season
-from commands.http.tokens import digest_of
-from commands.matchfile import load, run
+from commands.cli.matchfile import load, run
+from commands.service.tokens import digest_of
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 ELEVEN = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",

@@ -16,9 +16,9 @@ from service_harness import Client, eventually
 
 from audit import keys
 from audit.verify import verify
-from commands.app import Arbiter
-from commands.http.tokens import Tokens
-from commands.matchfile import load
+from commands.cli.matchfile import load
+from commands.service.arbiter import Arbiter
+from commands.service.tokens import Tokens
 from tests.support.host_key import SIGNER
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,7 +43,7 @@ def test_concurrent_players_on_two_workers_lose_nothing(pg_url, tmp_path):
     keys.save(SIGNER, tmp_path / "host.key")  # the workers sign each round's close
     url = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
-        [sys.executable, "-c", "from commands.cli import main; main()", "--db", pg_url,
+        [sys.executable, "-c", "from commands.cli.main import main; main()", "--db", pg_url,
          "serve", "--port", str(port), "--workers", "2", "--interval", "0.2"],
         cwd=ROOT, env={**os.environ, "ARBITER_HOST_KEY": str(tmp_path / "host.key")},
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -17,14 +17,14 @@ from fastapi.testclient import TestClient
 from pages_harness import FILES, canaries, last_round, play_seeds, shows
 from service_harness import eventually
 
-from commands.app import Arbiter
-from commands.http.app import create_app
-from commands.http.pages import templating
-from commands.http.pages.player import sent_of
-from commands.http.pages.public import told
-from commands.http.service import Settings
-from commands.http.tokens import Tokens
-from commands.seasonfile import load_season, play_season
+from commands.cli.seasonfile import load_season, play_season
+from commands.service.arbiter import Arbiter
+from commands.service.tokens import Tokens
+from commands.web.app import create_app
+from commands.web.pages import templating
+from commands.web.pages.player import sent_of
+from commands.web.pages.public import told
+from commands.web.worker import Settings
 from domain.decider import HOST, PUBLIC
 from domain.match import Match
 from projections import story

@@ -21,8 +21,8 @@ from pages_harness import FILES, last_round, play_seeds
 from service_harness import Server, eventually
 from test_pages_forms import MATCH, SEED, opened
 
-from commands.http.tokens import Tokens
-from commands.matchfile import load, play
+from commands.cli.matchfile import load, play
+from commands.service.tokens import Tokens
 from domain.decider import PUBLIC
 from projections import story
 from projections.views import view

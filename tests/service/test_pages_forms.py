@@ -12,11 +12,11 @@ import pytest
 from fastapi.testclient import TestClient
 from service_harness import eventually
 
-from commands.app import Arbiter
-from commands.http.app import create_app
-from commands.http.service import Settings
-from commands.http.tokens import Tokens
-from commands.matchfile import MatchFile, load, play
+from commands.cli.matchfile import MatchFile, load, play
+from commands.service.arbiter import Arbiter
+from commands.service.tokens import Tokens
+from commands.web.app import create_app
+from commands.web.worker import Settings
 from tests.support.host_key import SIGNER
 
 SEED = Path(__file__).resolve().parents[2] / "seeds" / "kings_court-king-win.json"

@@ -19,10 +19,10 @@ from click.testing import CliRunner
 from eventsourcing.persistence import IntegrityError, Tracking
 from service_harness import eventually
 
-from commands.app import Arbiter
-from commands.cli import cli
-from commands.matchfile import MatchFile, load, play
-from commands.store import persistence_env
+from commands.cli.main import cli
+from commands.cli.matchfile import MatchFile, load, play
+from commands.service.arbiter import Arbiter
+from commands.store.settings import persistence_env
 from domain.decider import HOST, PUBLIC
 from projections.projection import Ledger, bound
 from projections.runner import catch_up, notifications, rebuild, run
@@ -242,7 +242,7 @@ def test_a_killed_projection_process_resumes_and_applies_each_event_once(pg_url)
 
     def projecting() -> subprocess.Popen:
         return subprocess.Popen(
-            [sys.executable, "-c", "from commands.cli import main; main()", "--db", pg_url,
+            [sys.executable, "-c", "from commands.cli.main import main; main()", "--db", pg_url,
              "projections", "run", "--interval", "0.1"], cwd=ROOT, env=os.environ.copy())
 
     process = projecting()

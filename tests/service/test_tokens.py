@@ -8,9 +8,9 @@ import time
 
 from click.testing import CliRunner
 
-from commands.app import Arbiter
-from commands.cli import cli
-from commands.http.tokens import Tokens
+from commands.cli.main import cli
+from commands.service.arbiter import Arbiter
+from commands.service.tokens import Tokens
 from tests.support.host_key import SIGNER
 from tests.test_match_ledger import new_match
 
@@ -50,7 +50,7 @@ def test_tokens_are_issued_once_and_stored_as_digests(sqlite_url):
 
 
 def test_a_replaced_token_stops_working_once_what_was_read_is_stale(sqlite_url, monkeypatch):
-    from commands.http import tokens as module
+    from commands.service import tokens as module
 
     monkeypatch.setattr(module, "FRESH", 0.2)
     app = Arbiter(sqlite_url)
@@ -64,3 +64,20 @@ def test_a_replaced_token_stops_working_once_what_was_read_is_stale(sqlite_url, 
         assert time.monotonic() < deadline, "a replaced host token kept working"
         time.sleep(0.05)
     assert checks.is_host(new)
+
+
+def test_tokens_stored_before_the_rooms_still_load(sqlite_url):
+    """Stores written before commands/ had its rooms name the token events by their old module
+    (`commands.http.tokens:...`): a token issued then still opens the host's routes."""
+    import sqlite3
+
+    from commands.store.settings import persistence_env
+
+    app = Arbiter(sqlite_url)
+    host = Tokens(app).set_host()
+    app.close()
+    with sqlite3.connect(persistence_env(sqlite_url)["SQLITE_DBNAME"]) as db:
+        moved = db.execute("UPDATE stored_events SET topic = replace(topic, "
+                           "'commands.service.tokens:', 'commands.http.tokens:')").rowcount
+    assert moved == 1
+    assert Tokens(Arbiter(sqlite_url)).is_host(host)

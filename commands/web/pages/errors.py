@@ -6,8 +6,8 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
-from commands.http.errors import ApiError, status_of
-from commands.http.pages.templating import page
+from commands.web.errors import ApiError, status_of
+from commands.web.pages.templating import page
 from domain.errors import RuleViolation
 
 PAGES = ("/m/", "/s/", "/host")
@@ -32,7 +32,7 @@ def join_of(request: Request) -> str | None:
 
 
 def install(app: FastAPI) -> None:
-    """After `commands.http.errors.install`: the same failures, as pages on the pages' paths."""
+    """After `commands.web.errors.install`: the same failures, as pages on the pages' paths."""
     as_json = dict(app.exception_handlers)
 
     async def refused(request: Request, error: Exception) -> Response:

@@ -12,13 +12,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from commands.http.auth import Svc
-from commands.http.edge import Route
-from commands.http.errors import ApiError
-from commands.http.models import MatchId, iso_instant
-from commands.http.pages import forms as posted
-from commands.http.pages.public import told
-from commands.http.pages.session import (
+from commands.web.auth import Svc
+from commands.web.edge import Route
+from commands.web.errors import ApiError
+from commands.web.models import MatchId, iso_instant
+from commands.web.pages import forms as posted
+from commands.web.pages.public import told
+from commands.web.pages.session import (
     HOST_COOKIE,
     HOST_PATH,
     csrf_of,
@@ -27,17 +27,17 @@ from commands.http.pages.session import (
     signed_in,
     signed_out,
 )
-from commands.http.pages.templating import page, path_part
-from commands.http.reading import (
+from commands.web.pages.templating import page, path_part
+from commands.web.reading import (
     read_dashboard,
     read_matches,
     read_seasons,
     read_standings,
     read_view,
 )
-from commands.http.routes.players import client_id
-from commands.http.routes.public import MinSeq
-from commands.http.service import Service
+from commands.web.routes.players import client_id
+from commands.web.routes.public import MinSeq
+from commands.web.worker import Service
 from domain.decider import HOST
 from domain.errors import RuleViolation
 from domain.games import get_game

@@ -14,13 +14,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from commands.http.auth import Svc
-from commands.http.edge import Route
-from commands.http.errors import ApiError
-from commands.http.models import MatchId
-from commands.http.pages import forms as posted
-from commands.http.pages.public import open_round_of, told
-from commands.http.pages.session import (
+from commands.web.auth import Svc
+from commands.web.edge import Route
+from commands.web.errors import ApiError
+from commands.web.models import MatchId
+from commands.web.pages import forms as posted
+from commands.web.pages.public import open_round_of, told
+from commands.web.pages.session import (
     PLAYER_COOKIE,
     csrf_of,
     csrf_ok,
@@ -29,11 +29,11 @@ from commands.http.pages.session import (
     signed_in,
     signed_out,
 )
-from commands.http.pages.templating import page
-from commands.http.reading import read_inbox, read_standings, read_view
-from commands.http.routes.players import client_id
-from commands.http.routes.public import MinSeq, Round
-from commands.http.service import Service
+from commands.web.pages.templating import page
+from commands.web.reading import read_inbox, read_standings, read_view
+from commands.web.routes.players import client_id
+from commands.web.routes.public import MinSeq, Round
+from commands.web.worker import Service
 from domain.errors import RuleViolation
 from projections import story
 

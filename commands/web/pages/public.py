@@ -8,12 +8,12 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from commands.http.auth import Svc
-from commands.http.edge import Route
-from commands.http.models import MatchId, SeasonId
-from commands.http.pages.session import player_of
-from commands.http.pages.templating import page
-from commands.http.reading import (
+from commands.web.auth import Svc
+from commands.web.edge import Route
+from commands.web.models import MatchId, SeasonId
+from commands.web.pages.session import player_of
+from commands.web.pages.templating import page
+from commands.web.reading import (
     read_checkpoints,
     read_match,
     read_matches,
@@ -21,8 +21,8 @@ from commands.http.reading import (
     read_standings,
     read_view,
 )
-from commands.http.routes.public import Round
-from commands.http.service import Service
+from commands.web.routes.public import Round
+from commands.web.worker import Service
 from domain.decider import PUBLIC
 from projections import story
 

@@ -16,8 +16,8 @@ import hmac
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
-from commands.http.pages.templating import path_part
-from commands.http.service import Service
+from commands.web.pages.templating import path_part
+from commands.web.worker import Service
 
 PLAYER_COOKIE = "arbiter_player"
 HOST_COOKIE = "arbiter_host"

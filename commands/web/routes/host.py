@@ -10,10 +10,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from sse_starlette.sse import EventSourceResponse
 
-from commands.app import Grant
-from commands.http.auth import Svc, host
-from commands.http.edge import HostRoute
-from commands.http.models import (
+from commands.service.outcomes import Grant
+from commands.service.tokens import join_link
+from commands.web.auth import Svc, host
+from commands.web.edge import HostRoute
+from commands.web.models import (
     CloseIn,
     CommandIn,
     CorrectionIn,
@@ -35,12 +36,11 @@ from commands.http.models import (
     TransferIn,
     plain_json,
 )
-from commands.http.reading import check_plays, read_dashboard, read_standings, read_view
-from commands.http.routes.players import client_id
-from commands.http.routes.public import MinSeq, Round, followable
-from commands.http.service import Service, now
-from commands.http.streams import After, LastEventId, stream
-from commands.http.tokens import join_link
+from commands.web.reading import check_plays, read_dashboard, read_standings, read_view
+from commands.web.routes.players import client_id
+from commands.web.routes.public import MinSeq, Round, followable
+from commands.web.streams import After, LastEventId, stream
+from commands.web.worker import Service, now
 from domain.decider import HOST
 from domain.errors import RuleViolation
 

@@ -9,13 +9,13 @@ from fastapi import APIRouter, Depends
 from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 
-from commands.http.auth import PlayerOrHost, Svc
-from commands.http.edge import PlayerRoute
-from commands.http.models import CommandIn, MatchId, OutcomeOut, PlayerId
-from commands.http.reading import check_viewer, read_inbox, read_standings, read_view
-from commands.http.routes.public import MinSeq, Round
-from commands.http.service import Service
-from commands.http.streams import After, LastEventId, stream
+from commands.web.auth import PlayerOrHost, Svc
+from commands.web.edge import PlayerRoute
+from commands.web.models import CommandIn, MatchId, OutcomeOut, PlayerId
+from commands.web.reading import check_viewer, read_inbox, read_standings, read_view
+from commands.web.routes.public import MinSeq, Round
+from commands.web.streams import After, LastEventId, stream
+from commands.web.worker import Service
 from domain.decider import HOST
 from domain.errors import RuleViolation
 

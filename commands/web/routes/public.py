@@ -11,12 +11,12 @@ from sse_starlette.sse import EventSourceResponse
 from audit.bundle import PUBLIC as PUBLIC_BUNDLE
 from audit.bundle import export
 from audit.notes import parse_verifier_key
-from commands.audit_cli import check_signed_by
-from commands.http.auth import Svc
-from commands.http.edge import Ndjson, Route
-from commands.http.models import MatchId, SeasonId
-from commands.http.reading import check_viewer, read_audit, read_standings, read_view
-from commands.http.streams import After, LastEventId, stream
+from commands.service.keys import check_signed_by
+from commands.web.auth import Svc
+from commands.web.edge import Ndjson, Route
+from commands.web.models import MatchId, SeasonId
+from commands.web.reading import check_viewer, read_audit, read_standings, read_view
+from commands.web.streams import After, LastEventId, stream
 from domain.decider import PUBLIC
 
 router = APIRouter(route_class=Route, tags=["anyone"])

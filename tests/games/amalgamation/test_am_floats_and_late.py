@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from commands.app import Arbiter
-from commands.matchfile import MatchFile, load, play
+from commands.cli.matchfile import MatchFile, load, play
+from commands.service.arbiter import Arbiter
 from domain.errors import RuleViolation
 from tests.games.amalgamation.harness import PLAYERS, Match, round_args
 from tests.support.host_key import SIGNER

@@ -8,8 +8,8 @@ import json
 import re
 from pathlib import Path
 
-from commands.app import Arbiter
-from commands.matchfile import MatchFile, play
+from commands.cli.matchfile import MatchFile, play
+from commands.service.arbiter import Arbiter
 from domain.records import headline
 from domain.rng import seed_commitment
 from tests.support.host_key import SIGNER

@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from commands.app import Arbiter
-from commands.matchfile import load, play
+from commands.cli.matchfile import load, play
+from commands.service.arbiter import Arbiter
 from domain.decider import HOST, PUBLIC, Command
 from domain.errors import RuleViolation
 from domain.games import amalgamation as am

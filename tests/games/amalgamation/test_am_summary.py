@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from commands.app import Arbiter
-from commands.matchfile import load, play
+from commands.cli.matchfile import load, play
+from commands.service.arbiter import Arbiter
 from domain.decider import PUBLIC, Event
 from domain.games import amalgamation as am
 from domain.records import may_see, to_event

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from commands.app import Arbiter
-from commands.matchfile import MatchFile, load, play
+from commands.cli.matchfile import MatchFile, load, play
+from commands.service.arbiter import Arbiter
 from domain.decider import Event
 from domain.records import may_see, shown, to_event
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from commands.app import Arbiter
-from commands.matchfile import MatchFile, load, play
+from commands.cli.matchfile import MatchFile, load, play
+from commands.service.arbiter import Arbiter
 from domain.errors import RuleViolation
 from tests.games.kings_court.kc_harness import Match
 from tests.games.kings_court.kc_scenes import (

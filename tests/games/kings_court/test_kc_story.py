@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from commands.app import Arbiter
+from commands.service.arbiter import Arbiter
 from domain.decider import Command, Event
 from domain.errors import RuleViolation
 from domain.games import kings_court as kc

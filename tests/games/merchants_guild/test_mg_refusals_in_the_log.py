@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from commands.app import Arbiter
-from commands.matchfile import load, play
+from commands.cli.matchfile import load, play
+from commands.service.arbiter import Arbiter
 from domain.errors import RuleViolation
 from tests.games.merchants_guild.mg_harness import ALIGNMENTS, PAIRS, PLAYERS, catalog
 from tests.support.host_key import SIGNER

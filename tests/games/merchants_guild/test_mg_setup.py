@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from commands.app import Arbiter
+from commands.service.arbiter import Arbiter
 from domain.decider import HOST, PUBLIC, Command
 from domain.errors import RuleViolation
 from domain.games import get_game

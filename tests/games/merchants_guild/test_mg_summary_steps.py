@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from commands.app import Arbiter
+from commands.service.arbiter import Arbiter
 from domain.games import merchants_guild as mg
 from tests.games.merchants_guild.mg_harness import ALIGNMENTS, PAIRS, PLAYERS, Match, catalog
 from tests.games.merchants_guild.mg_seeds import SEED_FILES, facts, played, viewers

@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from commands.matchfile import load
+from commands.cli.matchfile import load
 from domain.decider import HOST, Command
 from domain.errors import RuleViolation
 from domain.games import tile_joust as tj

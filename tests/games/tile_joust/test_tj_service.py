@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from commands.matchfile import load, play
+from commands.cli.matchfile import load, play
 from projections.views import view
 
 SEED = Path(__file__).resolve().parents[3] / "seeds" / "tile_joust-dm-ec-outscores.json"

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from commands.matchfile import load
+from commands.cli.matchfile import load
 from domain.decider import HOST, Command
 from domain.games import tile_joust as tj
 from domain.games.tile_joust.jousts import HIDDEN

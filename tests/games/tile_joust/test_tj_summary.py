@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from commands.matchfile import load
+from commands.cli.matchfile import load
 from domain.decider import Command
 from domain.games import tile_joust as tj
 from domain.records import may_see, to_event

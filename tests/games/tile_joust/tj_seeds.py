@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from commands.matchfile import MatchFile, Step, load
+from commands.cli.matchfile import MatchFile, Step, load
 from domain.decider import Command
 from domain.match import Match
 

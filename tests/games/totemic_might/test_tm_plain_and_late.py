@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from commands.app import Arbiter
-from commands.matchfile import MatchFile, load, play
+from commands.cli.matchfile import MatchFile, load, play
+from commands.service.arbiter import Arbiter
 from domain.errors import RuleViolation
 from tests.games.totemic_might.seed_matches import HEAVY_SKY, TIEBREAK, before_close
 from tests.support.host_key import SIGNER

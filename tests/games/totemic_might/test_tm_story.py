@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from commands.app import Arbiter
-from commands.matchfile import load, play
+from commands.cli.matchfile import load, play
+from commands.service.arbiter import Arbiter
 from domain.games import totemic_might as tm
 from domain.match import Match
 from domain.records import own_parts

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from commands.app import Arbiter
-from commands.matchfile import load, play
+from commands.cli.matchfile import load, play
+from commands.service.arbiter import Arbiter
 from domain.games import totemic_might as tm
 from tests.games.totemic_might.harness import Match
 from tests.games.totemic_might.seed_matches import (
