@@ -104,19 +104,19 @@ def seasons(work: Path, out: Path) -> None:
         for kind in ("public", "full"):
             bundle = f"season-{name}-{kind}.jsonl"
             run(work, out, f"season-{name}-export-{kind}.txt", "export", "--season", name,
-                f"--{kind}", "-o", bundle)
-            (out / bundle).write_bytes((work / bundle).read_bytes())
+                f"--{kind}", "-o", bundle)  # not its bytes: a season's salt key is drawn fresh
             run(work, out, f"season-{name}-verify-{kind}.txt", "verify", bundle)
 
 
 def openapi(out: Path) -> None:
     sys.path.insert(0, str(ROOT))
-    for name in ("commands.web.app", "commands.web.app"):
+    for app, worker in (("commands.web.app", "commands.web.worker"),
+                        ("commands.http.app", "commands.http.service")):  # before the rooms
         try:
-            module = importlib.import_module(name)
+            module = importlib.import_module(app)
         except ModuleNotFoundError:
             continue
-        settings = importlib.import_module(name.rsplit(".", 1)[0] + ".service").Settings()
+        settings = importlib.import_module(worker).Settings()
         document = module.create_app(settings).openapi()
         (out / "openapi.json").write_text(json.dumps(document, indent=1, sort_keys=True))
         return
@@ -126,6 +126,9 @@ def openapi(out: Path) -> None:
 def main() -> None:
     out = Path(sys.argv[1]).resolve()
     out.mkdir(parents=True, exist_ok=True)
+    if len(sys.argv) > 2 and sys.argv[2] == "--openapi":
+        openapi(out)
+        return
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         keys(work)
