@@ -78,7 +78,7 @@ def init_command(ctx: click.Context, key_path: str | None, name: str, as_json: b
     host token of the HTTP API, and print the verifier key to publish. Run again, it keeps
     what exists and says so."""
     from commands.service.tokens import HostToken, Tokens
-    from commands.store.sealing import store_key_for
+    from commands.store.raw import store_key_for
     from commands.store.settings import database_url
 
     key = host_key(key_path, name)
@@ -154,7 +154,7 @@ def demo_command(ctx: click.Context, seeds_dir: str | None, key_path: str | None
     files = sorted(folder.glob("*.json"))
     if not files:
         raise RuleViolation("no_seeds", f"no match files in {folder}")
-    from commands.store.sealing import store_key_for
+    from commands.store.raw import store_key_for
 
     key = host_key(key_path, name)
     url = database_url(db_of(ctx))

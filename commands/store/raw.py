@@ -1,20 +1,31 @@
-"""The store's tables as they are stored: no check, nothing refused (`arbiter store encrypt`,
-and a store's kind before it is opened with a key)."""
+"""The store's tables as they are stored, no check and nothing refused: what `arbiter store
+encrypt` rewrites, and what `arbiter init` and `arbiter demo` look at before a store is opened
+with a key."""
 
 from __future__ import annotations
 
+from contextlib import closing
 from typing import Any
+
+from eventsourcing.application import Application
+
+from commands.store.sealing import (
+    CIPHER_TOPIC,
+    DEFAULT_KEY,
+    KEY_VARIABLE,
+    MARK,
+    key_file,
+    make_key,
+    private_file,
+    read_key,
+    store_kind,
+)
+from commands.store.settings import database_env
+from domain.errors import RuleViolation
 
 
 def raw_store(url: str, key: str | None) -> Any:
     """The store's tables, its rows read as they are stored (no check, nothing refused)."""
-    from contextlib import closing
-
-    from eventsourcing.application import Application
-
-    from commands.store.sealing import CIPHER_TOPIC, private_file
-    from commands.store.settings import database_env
-
     class RawStore(Application):
         name = "arbiter"
         is_snapshotting_enabled = True
@@ -27,8 +38,6 @@ def raw_store(url: str, key: str | None) -> Any:
 
 def encrypt_rows(raw: Any) -> tuple[int, int]:
     """Every event and snapshot stored in the clear, encrypted in place, in one transaction."""
-    from commands.store.sealing import MARK
-
     cipher = raw.mapper.cipher
     counts = []
     with raw.recorder.datastore.transaction(commit=True) as curs:
@@ -50,3 +59,22 @@ def _table(recorder: Any) -> tuple[str, str]:
     name = recorder.events_table_name
     schema = getattr(recorder.datastore, "schema", None)
     return (f'"{schema}"."{name}"', "%s") if schema else (name, "?")
+
+
+def store_key_for(url: str) -> dict[str, Any]:
+    """The store key `arbiter init` and `arbiter demo` see to: kept when its file exists, made
+    for a store that holds no event yet, and for a store written in the clear, left to
+    `arbiter store encrypt` (which the answer names)."""
+    file = key_file()
+    if file.exists():
+        read_key()
+        return {"file": str(file), "created": False, "clear": False}
+    with raw_store(url, None) as raw:
+        kind = store_kind(raw.recorder)
+    if kind is not None:
+        if kind == "encrypted":
+            raise RuleViolation("store_key_required", f"the store is encrypted: give its store "
+                                f"key file (${KEY_VARIABLE}, default ./{DEFAULT_KEY})")
+        return {"file": str(file), "created": False, "clear": True}
+    make_key()
+    return {"file": str(file), "created": True, "clear": False}

@@ -166,24 +166,3 @@ def private_file(path: str) -> None:
         return
     with contextlib.suppress(FileExistsError, FileNotFoundError):  # SQLite says the rest
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-
-
-def store_key_for(url: str) -> dict[str, Any]:
-    """The store key `arbiter init` and `arbiter demo` see to: kept when its file exists, made
-    for a store that holds no event yet, and for a store written in the clear, left to
-    `arbiter store encrypt` (which the answer names)."""
-    from commands.store.raw import raw_store
-
-    file = key_file()
-    if file.exists():
-        read_key()
-        return {"file": str(file), "created": False, "clear": False}
-    with raw_store(url, None) as raw:
-        kind = store_kind(raw.recorder)
-    if kind is not None:
-        if kind == "encrypted":
-            raise RuleViolation("store_key_required", f"the store is encrypted: give its store "
-                                f"key file (${KEY_VARIABLE}, default ./{DEFAULT_KEY})")
-        return {"file": str(file), "created": False, "clear": True}
-    make_key()
-    return {"file": str(file), "created": True, "clear": False}
