@@ -64,7 +64,7 @@ def test_what_another_service_wrote_is_folded_in_before_deciding(two_services, m
     second.grant("s", "cy", "garnets", 7, "a gift")  # and so did the season
     retried = []
     # only a lost save sleeps
-    monkeypatch.setattr("commands.service.arbiter.time.sleep", retried.append)
+    monkeypatch.setattr("commands.service.unit_of_work.time.sleep", retried.append)
     stored = second.match("kc").version
     outcome = first.submit("kc", "cy", "vote", {"candidate": "ann"})
     assert retried == []

@@ -1,4 +1,5 @@
-"""The audit commands: the host's key, checkpoints, receipts, bundles, verify, replay, disputes.
+"""The host's audit commands: the key, checkpoints, bundles and the store check; and what the
+checking commands share (commands.cli.verify, commands.cli.disputes).
 
 `register(cli)` adds them to the main group. The host's key file is a setting: `--key PATH` on
 the commands that sign, else $ARBITER_HOST_KEY, else ./arbiter-host.key. Commands that check a
@@ -22,13 +23,11 @@ import click
 from audit.errors import AuditError
 from commands.cli import render
 from commands.cli.console import app_of, db_of, json_option
-from commands.cli.inputs import pasted_note, read_json
 from commands.service.keys import DEFAULT_KEY, KEY_VARIABLE, check_signed_by, signer_from
 
 if TYPE_CHECKING:
     from audit.keys import Signer
     from audit.notes import VerifierKey
-    from audit.verify import Audit
     from domain.match import Reading
 
 PROGRESS_ABOVE = 10_000  # entries: a bundle this long shows a progress bar on stderr
@@ -61,9 +60,7 @@ def vkey_of(vkey: str | None) -> VerifierKey | None:
 
 
 def register(cli: click.Group) -> None:
-    for command in (keys_group, checkpoint_command, receipt_group, export_command,
-                    verify_command, check_command, replay_command, diff_command,
-                    bisect_command):
+    for command in (keys_group, checkpoint_command, export_command, check_command):
         cli.add_command(command)
 
 
@@ -212,102 +209,6 @@ def export_command(ctx: click.Context, match_id: str | None, season_name: str | 
         err=output == "-")
 
 
-# -- verifying ------------------------------------------------------------------------------
-
-@click.command("verify", short_help="Verify an audit bundle offline.")
-@click.argument("file", type=in_file)
-@vkey_option
-@json_option
-def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
-    """Verify an audit bundle (a match's or a season's) offline, with no store and no network:
-    exit 0 with a report, or 1 naming the first failure (docs/audit.md lists the codes).
-
-    As a witness would, it remembers each origin it verified: the key that signed it (the
-    first time, --key or the key the bundle names) and its largest checkpoint. A later bundle
-    of that origin signed by another key, or rolled back to an older checkpoint, fails
-    (the file: $ARBITER_KNOWN_KEYS, else ~/.config/arbiter/known_origins)."""
-    from audit import witness
-    from audit.season_verify import verify_any
-
-    path = witness.known_origins_file()
-    known = witness.load(path)
-    origin, named = header_claims(file)
-    seen = known.get(origin) if origin else None
-    key = vkey_of(vkey)
-    if key is not None:
-        source, how = "key", "pinned with --key"
-    elif seen is not None:
-        source, how = "known", f"pinned: the key {origin} was first verified with ({path})"
-    else:
-        source, how = "first_use", ("trusted on first use: named by the header, remembered "
-                                    f"for {origin} in {path}; pass --key to pin the key the "
-                                    "host published")
-
-    def check() -> Any:
-        if key is not None:
-            witness.check_key(seen, str(key), "--key", path)
-        elif seen is not None:
-            witness.check_key(seen, named, "the key the bundle's header names", path)
-        pinned = key or (vkey_of(seen.key) if seen is not None else None)
-        with open(file, "rb") as stream, ExitStack() as stack:
-            return verify_any(stream, pinned, progress=progress_bar(stack), seen=seen)
-
-    audit = judged(check, as_json)
-    signed = signed_checkpoint(audit)
-    if origin and signed is not None:
-        witness.save(path, witness.remembered(known, origin, str(audit.signer), *signed))
-        audit.key_source = how
-    data = verified_data(audit)
-    data["key_source"] = source if signed is not None else None
-    render.show(data, as_json, lambda: [
-        audit.title(), render.pairs(audit.findings()),
-        *([render.rows_table(data["standings"], title="standings, recomputed")]
-          if "standings" in data else []),
-        "verified"])
-
-
-def header_claims(file: str) -> tuple[str | None, str | None]:
-    """The origin and host key a bundle's header names (None where it names none: verify
-    says what is wrong with it)."""
-    with open(file, "rb") as stream:
-        first = stream.readline()
-    try:
-        header = json.loads(first)["header"]
-        origin, key = header.get("origin"), header.get("host_key")
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return None, None
-    return (origin if isinstance(origin, str) else None), (key if isinstance(key, str) else None)
-
-
-def signed_checkpoint(audit: Any) -> tuple[int, bytes] | None:
-    """The size and root of a verified bundle's last signed checkpoint, if it has one."""
-    from audit.season_verify import SeasonAudit
-
-    if isinstance(audit, SeasonAudit):
-        root = audit.signed_root  # set with every checkpoint
-        return (audit.checkpoints[-1], root) if audit.checkpoints and root is not None else None
-    return (audit.checkpoints[-1].size, audit.checkpoints[-1].root) if audit.checkpoints \
-        else None
-
-
-def verified_data(audit: Any) -> dict[str, Any]:
-    """What `verify --json` prints of a verified match bundle or season bundle."""
-    from audit.season_verify import SeasonAudit
-
-    h = audit.header
-    found = {"verified": True, "kind": h.kind, "entries": audit.entries,
-             "checkpoints": len(audit.checkpoints),
-             "signed_by": str(audit.signer) if audit.checkpoints else None,
-             "pinned": audit.pinned, "findings": dict(audit.findings())}
-    if isinstance(audit, SeasonAudit):
-        return {**found, "season": h.season, "origin": h.origin, "matches": h.matches,
-                "match_checkpoints": audit.match_notes, "cited": audit.cited,
-                "standings": audit.standings()}
-    return {**found, "match": h.match, "game": h.game, "rules_version": h.rules_version,
-            "season": h.season, "players": h.players, "unsigned": bool(h.unsigned),
-            "weak_seed": bool(h.weak_seed), "ended": audit.ended, "results": audit.results}
-
-
 @click.command("check", short_help="Check every stored entry, checkpoint and balance.")
 @click.option("--key", "vkey", default=None, metavar="VKEY",
               help="The host's verifier key the stored checkpoints must be signed by (default: "
@@ -347,57 +248,6 @@ def check_command(ctx: click.Context, vkey: str | None, as_json: bool) -> None:
     render.show(data, as_json, lambda: [store, render.pairs(found.findings()), "intact"])
 
 
-@click.group("receipt", short_help="Check the receipt of a submission.")
-def receipt_group() -> None:
-    """Receipts of submissions: prove what was sent, and that it is in the signed log."""
-
-
-@receipt_group.command("verify", short_help="Check a receipt against a bundle or a proof.")
-@click.argument("receipt_file", metavar="RECEIPT", type=in_file)
-@click.option("--bundle", "bundle_file", type=in_file,
-              help="A bundle of the match (public is enough): the proof is made from it.")
-@click.option("--proof", "proof_file", type=in_file,
-              help="A saved c2sp.org/tlog-proof instead of a bundle (needs --key).")
-@click.option("--checkpoint", "checkpoint_file", type=in_file,
-              help="With --bundle: prove under this checkpoint as it was published (default: "
-                   "the bundle's first checkpoint covering the entry).")
-@click.option("--save-proof", type=click.Path(dir_okay=False), default=None,
-              help="Write the tlog-proof to this file.")
-@vkey_option
-@json_option
-def receipt_verify(receipt_file: str, bundle_file: str | None, proof_file: str | None,
-                   checkpoint_file: str | None, save_proof: str | None,
-                   vkey: str | None, as_json: bool) -> None:
-    """Check a receipt (`match submit --receipt FILE` saves one; `--json` prints it): each
-    sealed part opens to what was sent, and the entry is in a log the host signed. Exit 1
-    naming what fails."""
-    from audit.receipts import prove, verify_proof
-
-    if (bundle_file is None) == (proof_file is None):
-        raise AuditError("invalid_input", "give one of --bundle FILE and --proof FILE")
-    data = read_json(receipt_file, "receipt")
-    receipt = data["receipt"] if isinstance(data, dict) and "receipt" in data else data
-    key = vkey_of(vkey)
-    if proof_file is not None:
-        if key is None:
-            raise AuditError("no_host_key", "a proof alone names no key: pass --key VKEY")
-        text = pasted_note(Path(proof_file).read_text(encoding="utf-8"))
-        proven = judged(lambda: verify_proof(receipt, text, key), as_json)
-    else:
-        assert bundle_file is not None  # one of the two (above)
-        note = pasted_note(Path(checkpoint_file).read_text(encoding="utf-8")) \
-            if checkpoint_file else None
-        with open(bundle_file, "rb") as stream:
-            proven = judged(lambda: prove(receipt, stream, key, note), as_json)
-    if save_proof:
-        Path(save_proof).write_text(proven.proof, encoding="utf-8")
-    result = {"verified": True, "match": proven.match, "seq": proven.seq, "hash": proven.hash,
-              "size": proven.size, "round": proven.round, "signed_by": str(proven.signer),
-              "opened": {str(i): part for i, part in proven.opened.items()},
-              "proof": proven.proof}
-    render.show(result, as_json, lambda: ["receipt verified", *proven.report()])
-
-
 def judged(check: Callable[[], Any], as_json: bool = False) -> Any:
     """Run a verification: what it finds wrong is its answer (exit 1), not bad input (exit 2)."""
     try:
@@ -426,128 +276,3 @@ def progress_bar(stack: ExitStack) -> Callable[[int, int], None]:
         bar.update(done - bar.pos)
 
     return step
-
-
-# -- replay and disputes --------------------------------------------------------------------
-
-def audit_of(ctx: click.Context, source: str, vkey: str | None) -> Audit:
-    """A bundle file, verified; or else a match of the store, exported in full and verified."""
-    from audit.bundle import FULL, export
-    from audit.verify import verify
-    from domain.errors import RuleViolation
-
-    if Path(source).is_file():
-        with open(source, "rb") as stream:
-            return verify(stream, vkey_of(vkey), keep_log=True)
-    try:
-        match = app_of(ctx, signing=False).match(source)
-    except RuleViolation as error:
-        if error.code == "unknown_match" and Path(source).suffix:
-            raise RuleViolation("no_file", f"no file {source}, nor a match of that name in "
-                                "the store") from None
-        raise
-    return verify((line.encode() for line in export(match, [], FULL, None)), keep_log=True,
-                  complete=False)  # the store's own log, read without its checkpoints
-
-
-def viewer_for(audit: Audit, source: str, viewer: str) -> str:
-    """A public bundle shows the public view: asked for another, say so and show that."""
-    if audit.match is None and viewer in ("host", *audit.header.players):
-        click.echo(f"note: {source} is a public bundle, so it shows the public view; "
-                   f"{viewer}'s view needs the full bundle (`arbiter export MATCH --full`)",
-                   err=True)
-        return "public"
-    return viewer
-
-
-@click.command("replay", short_help="A match as one viewer saw it at a round's end.")
-@click.argument("source", metavar="FILE|MATCH")
-@click.option("--round", "round_", type=int, required=True, help="As of the end of round N.")
-@viewer_option
-@vkey_option
-@json_option
-@click.pass_context
-def replay_command(ctx: click.Context, source: str, round_: int, viewer: str,
-                   vkey: str | None, as_json: bool) -> None:
-    """A match as one viewer saw it at the end of a round, from a bundle (verified first) or
-    from the store; a public bundle shows the public view only."""
-    from audit.replay import replay
-
-    audit = audit_of(ctx, source, vkey)
-    data = replay(audit, round_, viewer_for(audit, source, viewer))
-    roots = [("log root", data["log_root"]), ("state root", data["state_root"])]
-    render.show(data, as_json, lambda: render.view(
-        data, f"saw it at the end of round {round_} ({data['as_of']['seq']} entries)", roots))
-
-
-@click.command("diff", short_help="What one viewer learnt between two rounds.")
-@click.argument("source", metavar="FILE|MATCH")
-@click.option("--from", "start", type=int, required=True, help="From the end of round N.")
-@click.option("--to", "end", type=int, required=True, help="To the end of round M.")
-@viewer_option
-@vkey_option
-@json_option
-@click.pass_context
-def diff_command(ctx: click.Context, source: str, start: int, end: int, viewer: str,
-                 vkey: str | None, as_json: bool) -> None:
-    """What one viewer learnt between the ends of two rounds: each summary entry that changed
-    and the new events."""
-    from audit.replay import diff
-
-    audit = audit_of(ctx, source, vkey)
-    data = diff(audit, start, end, viewer_for(audit, source, viewer))
-    render.show(data, as_json, lambda: diff_text(data))
-
-
-def diff_text(data: dict[str, Any]) -> list[Any]:
-    changes = render.new_table("what", f"end of round {data['from']['round']}",
-                               f"end of round {data['to']['round']}", title="changed")
-    for key, change in data["summary"].items():
-        changes.add_row(key, render.block(change["from"]), render.block(change["to"]))
-    return [f"match {data['match']} as {render.seen_by(data['viewer'])} saw it, from the end "
-            f"of round {data['from']['round']} (entry {data['from']['seq']}) to the end of "
-            f"round {data['to']['round']} (entry {data['to']['seq']})",
-            changes if data["summary"] else "nothing in the summary changed",
-            render.events_table(data["events"], title=f"{len(data['events'])} new events")]
-
-
-@click.command("bisect", short_help="Where two bundles of one match first disagree.")
-@click.argument("bundle_a", type=in_file)
-@click.argument("bundle_b", type=in_file)
-@vkey_option
-@json_option
-@click.pass_context
-def bisect_command(ctx: click.Context, bundle_a: str, bundle_b: str, vkey: str | None,
-                   as_json: bool) -> None:
-    """Where two bundles of one match first disagree: the entry, the round of the log and the
-    round of the replayed state (exit 0 when they agree, 1 when they do not)."""
-    from audit.replay import bisect
-
-    data = bisect(audit_of(ctx, bundle_a, vkey), audit_of(ctx, bundle_b, vkey))
-    render.show(data, as_json, lambda: [bisect_text(data)])
-    if not data["agree"]:
-        sys.exit(1)
-
-
-def bisect_text(data: dict[str, Any]) -> str:
-    if data["agree"]:
-        return f"the bundles agree: {data['entries']['a']} entries, the same states every round"
-    lines = [f"match {data['match']}: A has {data['entries']['a']} entries, B "
-             f"{data['entries']['b']} (seen by {render.seen_by(data['viewer'])})"]
-    if data["seq"] is not None:
-        lines.append(f"first different entry: seq {data['seq']} (logs part in round "
-                     f"{data['log_round']})")
-        for side in ("a", "b"):
-            entry = data["entry"][side]
-            shown = "none" if entry is None else "sealed" if entry.get("sealed") \
-                else render.event_line(entry)
-            lines.append(f"  {side.upper()}: {shown}")
-    if data["state_round"] is not None:
-        state = data["state"]
-        lines.append(f"first round whose state differs: {data['state_round']} "
-                     f"(A {state['a'][:16]}…, B {state['b'][:16]}…)")
-        lines.extend(f"  {key}: A {render.cell(v['a'])}; B {render.cell(v['b'])}"
-                     for key, v in state["summary"].items())
-    else:
-        lines.append("the replayed states agree at the end of every round both have")
-    return "\n".join(lines)

@@ -16,12 +16,14 @@ import click
 from commands.cli.announce import announce
 from commands.cli.audit import register as register_audit
 from commands.cli.console import fail, one_line
+from commands.cli.disputes import register as register_disputes
 from commands.cli.games import games_command
 from commands.cli.match import register as register_match
 from commands.cli.season import register as register_season
 from commands.cli.serve import register as register_service
 from commands.cli.start import register as register_start
 from commands.cli.store import register as register_store
+from commands.cli.verify import register as register_verify
 
 
 class Arbitrated(click.Group):
@@ -77,6 +79,8 @@ register_match(cli)
 cli.add_command(games_command)
 register_start(cli)
 register_audit(cli)
+register_verify(cli)
+register_disputes(cli)
 register_service(cli)
 register_store(cli)
 register_season(cli)

@@ -1,5 +1,4 @@
-"""The `season` commands: a season from its first registration to its champion; and the season
-part of `arbiter demo`.
+"""The `season` commands: a season from its first registration to its champion.
 
 `register(cli)` adds the group to the main one. Every command takes `--json`; a refusal is the
 usual one line `error: CODE: message` with exit code 2 (docs/cli.md). Bulk forms (`register
@@ -13,7 +12,6 @@ import csv
 import io
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,8 +24,6 @@ from domain.errors import RuleViolation
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from audit.keys import Signer
-    from commands.service.arbiter import Arbiter
     from commands.service.outcomes import Grant
 
 # A file argument: a missing one is the usual one-line `no_file`; `-` reads stdin.
@@ -228,62 +224,6 @@ def season_play(ctx: click.Context, file: str, as_json: bool) -> None:
         click.echo(f"mismatch: {line}", err=True)
     if mismatches:
         sys.exit(1)
-
-
-# -- the demo's seasons -----------------------------------------------------------------------
-
-def demo_seasons(app: Arbiter, signer: Signer, folder: Path,
-                 say: Callable[..., None]) -> list[dict[str, Any]]:
-    """`arbiter demo`'s season part: each season file of FOLDER/seasons played (a season in the
-    store already is not played again: it is checked again), its story told and its full
-    season bundle verified offline."""
-    return [demo_season(app, path, signer, say)
-            for path in sorted((folder / "seasons").glob("*.json"))]
-
-
-def demo_season(app: Arbiter, path: Path, signer: Signer,
-                say: Callable[..., None]) -> dict[str, Any]:
-    from commands.cli.seasonfile import compare, load_season, play_season
-    from domain.decider import HOST
-    from projections.standings import standings
-
-    file = load_season(path)
-    try:
-        app.season(file.season)
-    except RuleViolation:
-        data, mismatches = play_season(app, file, path.parent)
-        again = False
-    else:
-        data = standings(app.season(file.season), HOST)
-        mismatches = compare(file.expect, data) if file.expect else []
-        again = True
-    audit = season_audit(app, file.season, signer)
-    say("", f"== seasons/{path.name}" + (": in the store already, not played again"
-                                         if again else ""),
-        *season_text(data), *(f"mismatch: {line}" for line in mismatches),
-        f"audit: {audit['summary']}")
-    return {"file": f"seasons/{path.name}", "season": file.season, "played_before": again,
-            "standings": data, "mismatches": mismatches, "audit": audit}
-
-
-def season_audit(app: Arbiter, name: str, signer: Signer) -> dict[str, Any]:
-    """The season's full bundle, exported in memory and verified offline."""
-    from audit.errors import AuditError
-    from audit.season_bundle import FULL
-    from audit.season_verify import verify_season
-
-    bundle = "".join(app.season_bundle(name, FULL, signer.verifier_key()))
-    try:
-        found = verify_season(line.encode() + b"\n" for line in bundle.splitlines())
-    except AuditError as error:
-        return {"verified": False, "code": error.code,
-                "summary": f"FAILED {error.code}: {error.message}"}
-    return {"verified": True, "entries": found.entries, "checkpoints": len(found.checkpoints),
-            "cited": found.cited,
-            "summary": f"full season bundle verified offline ({found.entries} entries, "
-                       f"{len(found.checkpoints)} signed season checkpoints, {found.cited} "
-                       "match entries checked against their matches' signed checkpoints, every "
-                       "standing recomputed)"}
 
 
 # -- reading files ----------------------------------------------------------------------------

@@ -147,7 +147,6 @@ def demo_command(ctx: click.Context, seeds_dir: str | None, key_path: str | None
     same for each season file of seeds/seasons/, from its first Main Match to its champion,
     with its full season bundle. A match or season already in the store is not played again:
     it is checked and verified again."""
-    from commands.cli.season import demo_seasons
     from commands.store.settings import database_url, store_name
 
     folder = Path(seeds_dir) if seeds_dir else default_seeds()
@@ -226,6 +225,61 @@ def audit_of(app: Arbiter, match_id: str, signer: Signer) -> dict[str, Any]:
     return {"verified": True, "entries": found.entries, "checkpoints": len(found.checkpoints),
             "summary": f"full bundle verified offline ({found.entries} entries, "
                        f"{len(found.checkpoints)} signed checkpoints, every result re-run)"}
+
+
+def demo_seasons(app: Arbiter, signer: Signer, folder: Path,
+                 say: Callable[..., None]) -> list[dict[str, Any]]:
+    """`arbiter demo`'s season part: each season file of FOLDER/seasons played (a season in the
+    store already is not played again: it is checked again), its story told and its full
+    season bundle verified offline."""
+    return [demo_season(app, path, signer, say)
+            for path in sorted((folder / "seasons").glob("*.json"))]
+
+
+def demo_season(app: Arbiter, path: Path, signer: Signer,
+                say: Callable[..., None]) -> dict[str, Any]:
+    from commands.cli.season import season_text
+    from commands.cli.seasonfile import compare, load_season, play_season
+    from domain.decider import HOST
+    from projections.standings import standings
+
+    file = load_season(path)
+    try:
+        app.season(file.season)
+    except RuleViolation:
+        data, mismatches = play_season(app, file, path.parent)
+        again = False
+    else:
+        data = standings(app.season(file.season), HOST)
+        mismatches = compare(file.expect, data) if file.expect else []
+        again = True
+    audit = season_audit(app, file.season, signer)
+    say("", f"== seasons/{path.name}" + (": in the store already, not played again"
+                                         if again else ""),
+        *season_text(data), *(f"mismatch: {line}" for line in mismatches),
+        f"audit: {audit['summary']}")
+    return {"file": f"seasons/{path.name}", "season": file.season, "played_before": again,
+            "standings": data, "mismatches": mismatches, "audit": audit}
+
+
+def season_audit(app: Arbiter, name: str, signer: Signer) -> dict[str, Any]:
+    """The season's full bundle, exported in memory and verified offline."""
+    from audit.errors import AuditError
+    from audit.season_bundle import FULL
+    from audit.season_verify import verify_season
+
+    bundle = "".join(app.season_bundle(name, FULL, signer.verifier_key()))
+    try:
+        found = verify_season(line.encode() + b"\n" for line in bundle.splitlines())
+    except AuditError as error:
+        return {"verified": False, "code": error.code,
+                "summary": f"FAILED {error.code}: {error.message}"}
+    return {"verified": True, "entries": found.entries, "checkpoints": len(found.checkpoints),
+            "cited": found.cited,
+            "summary": f"full season bundle verified offline ({found.entries} entries, "
+                       f"{len(found.checkpoints)} signed season checkpoints, {found.cited} "
+                       "match entries checked against their matches' signed checkpoints, every "
+                       "standing recomputed)"}
 
 
 def next_steps(played: list[dict[str, Any]], seasons: list[dict[str, Any]],

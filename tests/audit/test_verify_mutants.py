@@ -21,7 +21,7 @@ from audit.notes import checkpoint_body, parse_checkpoint, parse_note, parse_ver
 from audit.signing import extensions, parse_extensions
 from audit.verify import verify
 from audit.witness import Seen
-from commands.cli.audit import verified_data
+from commands.cli.verify import verified_data
 from domain.envelope import entry_hash
 from tests.audit.test_bundle import (
     PLAYERS,

@@ -1,0 +1,171 @@
+"""`arbiter verify` and `arbiter receipt verify`: a bundle, or one submission, checked offline
+by anyone, with no store and no network. docs/audit.md has the formats and failure codes.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from audit.errors import AuditError
+from commands.cli import render
+from commands.cli.audit import in_file, judged, progress_bar, vkey_of, vkey_option
+from commands.cli.console import json_option
+from commands.cli.inputs import pasted_note, read_json
+
+if TYPE_CHECKING:
+    pass
+
+
+def register(cli: click.Group) -> None:
+    for command in (verify_command, receipt_group):
+        cli.add_command(command)
+
+
+@click.command("verify", short_help="Verify an audit bundle offline.")
+@click.argument("file", type=in_file)
+@vkey_option
+@json_option
+def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
+    """Verify an audit bundle (a match's or a season's) offline, with no store and no network:
+    exit 0 with a report, or 1 naming the first failure (docs/audit.md lists the codes).
+
+    As a witness would, it remembers each origin it verified: the key that signed it (the
+    first time, --key or the key the bundle names) and its largest checkpoint. A later bundle
+    of that origin signed by another key, or rolled back to an older checkpoint, fails
+    (the file: $ARBITER_KNOWN_KEYS, else ~/.config/arbiter/known_origins)."""
+    from audit import witness
+    from audit.season_verify import verify_any
+
+    path = witness.known_origins_file()
+    known = witness.load(path)
+    origin, named = header_claims(file)
+    seen = known.get(origin) if origin else None
+    key = vkey_of(vkey)
+    if key is not None:
+        source, how = "key", "pinned with --key"
+    elif seen is not None:
+        source, how = "known", f"pinned: the key {origin} was first verified with ({path})"
+    else:
+        source, how = "first_use", ("trusted on first use: named by the header, remembered "
+                                    f"for {origin} in {path}; pass --key to pin the key the "
+                                    "host published")
+
+    def check() -> Any:
+        if key is not None:
+            witness.check_key(seen, str(key), "--key", path)
+        elif seen is not None:
+            witness.check_key(seen, named, "the key the bundle's header names", path)
+        pinned = key or (vkey_of(seen.key) if seen is not None else None)
+        with open(file, "rb") as stream, ExitStack() as stack:
+            return verify_any(stream, pinned, progress=progress_bar(stack), seen=seen)
+
+    audit = judged(check, as_json)
+    signed = signed_checkpoint(audit)
+    if origin and signed is not None:
+        witness.save(path, witness.remembered(known, origin, str(audit.signer), *signed))
+        audit.key_source = how
+    data = verified_data(audit)
+    data["key_source"] = source if signed is not None else None
+    render.show(data, as_json, lambda: [
+        audit.title(), render.pairs(audit.findings()),
+        *([render.rows_table(data["standings"], title="standings, recomputed")]
+          if "standings" in data else []),
+        "verified"])
+
+
+def header_claims(file: str) -> tuple[str | None, str | None]:
+    """The origin and host key a bundle's header names (None where it names none: verify
+    says what is wrong with it)."""
+    with open(file, "rb") as stream:
+        first = stream.readline()
+    try:
+        header = json.loads(first)["header"]
+        origin, key = header.get("origin"), header.get("host_key")
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None, None
+    return (origin if isinstance(origin, str) else None), (key if isinstance(key, str) else None)
+
+
+def signed_checkpoint(audit: Any) -> tuple[int, bytes] | None:
+    """The size and root of a verified bundle's last signed checkpoint, if it has one."""
+    from audit.season_verify import SeasonAudit
+
+    if isinstance(audit, SeasonAudit):
+        root = audit.signed_root  # set with every checkpoint
+        return (audit.checkpoints[-1], root) if audit.checkpoints and root is not None else None
+    return (audit.checkpoints[-1].size, audit.checkpoints[-1].root) if audit.checkpoints \
+        else None
+
+
+def verified_data(audit: Any) -> dict[str, Any]:
+    """What `verify --json` prints of a verified match bundle or season bundle."""
+    from audit.season_verify import SeasonAudit
+
+    h = audit.header
+    found = {"verified": True, "kind": h.kind, "entries": audit.entries,
+             "checkpoints": len(audit.checkpoints),
+             "signed_by": str(audit.signer) if audit.checkpoints else None,
+             "pinned": audit.pinned, "findings": dict(audit.findings())}
+    if isinstance(audit, SeasonAudit):
+        return {**found, "season": h.season, "origin": h.origin, "matches": h.matches,
+                "match_checkpoints": audit.match_notes, "cited": audit.cited,
+                "standings": audit.standings()}
+    return {**found, "match": h.match, "game": h.game, "rules_version": h.rules_version,
+            "season": h.season, "players": h.players, "unsigned": bool(h.unsigned),
+            "weak_seed": bool(h.weak_seed), "ended": audit.ended, "results": audit.results}
+
+
+@click.group("receipt", short_help="Check the receipt of a submission.")
+def receipt_group() -> None:
+    """Receipts of submissions: prove what was sent, and that it is in the signed log."""
+
+
+@receipt_group.command("verify", short_help="Check a receipt against a bundle or a proof.")
+@click.argument("receipt_file", metavar="RECEIPT", type=in_file)
+@click.option("--bundle", "bundle_file", type=in_file,
+              help="A bundle of the match (public is enough): the proof is made from it.")
+@click.option("--proof", "proof_file", type=in_file,
+              help="A saved c2sp.org/tlog-proof instead of a bundle (needs --key).")
+@click.option("--checkpoint", "checkpoint_file", type=in_file,
+              help="With --bundle: prove under this checkpoint as it was published (default: "
+                   "the bundle's first checkpoint covering the entry).")
+@click.option("--save-proof", type=click.Path(dir_okay=False), default=None,
+              help="Write the tlog-proof to this file.")
+@vkey_option
+@json_option
+def receipt_verify(receipt_file: str, bundle_file: str | None, proof_file: str | None,
+                   checkpoint_file: str | None, save_proof: str | None,
+                   vkey: str | None, as_json: bool) -> None:
+    """Check a receipt (`match submit --receipt FILE` saves one; `--json` prints it): each
+    sealed part opens to what was sent, and the entry is in a log the host signed. Exit 1
+    naming what fails."""
+    from audit.receipts import prove, verify_proof
+
+    if (bundle_file is None) == (proof_file is None):
+        raise AuditError("invalid_input", "give one of --bundle FILE and --proof FILE")
+    data = read_json(receipt_file, "receipt")
+    receipt = data["receipt"] if isinstance(data, dict) and "receipt" in data else data
+    key = vkey_of(vkey)
+    if proof_file is not None:
+        if key is None:
+            raise AuditError("no_host_key", "a proof alone names no key: pass --key VKEY")
+        text = pasted_note(Path(proof_file).read_text(encoding="utf-8"))
+        proven = judged(lambda: verify_proof(receipt, text, key), as_json)
+    else:
+        assert bundle_file is not None  # one of the two (above)
+        note = pasted_note(Path(checkpoint_file).read_text(encoding="utf-8")) \
+            if checkpoint_file else None
+        with open(bundle_file, "rb") as stream:
+            proven = judged(lambda: prove(receipt, stream, key, note), as_json)
+    if save_proof:
+        Path(save_proof).write_text(proven.proof, encoding="utf-8")
+    result = {"verified": True, "match": proven.match, "seq": proven.seq, "hash": proven.hash,
+              "size": proven.size, "round": proven.round, "signed_by": str(proven.signer),
+              "opened": {str(i): part for i, part in proven.opened.items()},
+              "proof": proven.proof}
+    render.show(result, as_json, lambda: ["receipt verified", *proven.report()])
