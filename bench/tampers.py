@@ -136,7 +136,7 @@ def match_bundles() -> dict[str, Bundle]:
 
 
 def season_bundles() -> dict[str, Bundle]:
-    from commands.cli.season import demo_seasons
+    from commands.cli.start import demo_seasons
 
     app = Arbiter("sqlite:///:memory:", signer=SIGNER)
     try:
