@@ -33,7 +33,13 @@ from typing import Any, NamedTuple
 
 import orjson
 from eventsourcing.application import Application
-from eventsourcing.persistence import IntegrityError, InternalError, Tracking, TrackingRecorder
+from eventsourcing.persistence import (
+    IntegrityError,
+    InternalError,
+    OperationalError,
+    Tracking,
+    TrackingRecorder,
+)
 from eventsourcing.postgres import PostgresDatastore, PostgresRecorder, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteRecorder, SQLiteTrackingRecorder
 from psycopg.sql import SQL, Composed
@@ -518,6 +524,17 @@ def datastore_of(application: Application) -> PostgresDatastore | SQLiteDatastor
     return recorder.datastore
 
 
+def lost_create_race(error: Exception) -> bool:
+    """Whether creating tables failed only because another process created them at the same
+    moment (a duplicate key in PostgreSQL's catalog, or a deadlock on it): then try again. A
+    server that cannot be reached is not a race, and is said at once."""
+    if isinstance(error, IntegrityError | InternalError):
+        return True
+    cause = type(error.__cause__).__name__
+    return isinstance(error, OperationalError) and cause in ("DeadlockDetected",
+                                                             "SerializationFailure")
+
+
 def open_views(datastore: Any, cipher: Any = None) -> ArbiterViews:
     """The view tables beside an application's own, on its connections, read and written
     with its store cipher (`application.mapper.cipher`)."""
@@ -531,7 +548,7 @@ def open_views(datastore: Any, cipher: Any = None) -> ArbiterViews:
         try:
             views.create_table()  # workers starting together race on CREATE TABLE
             break
-        except (IntegrityError, InternalError):
-            if attempt == 4:
+        except (IntegrityError, InternalError, OperationalError) as error:
+            if attempt == 4 or not lost_create_race(error):
                 raise
     return views

@@ -53,6 +53,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, interval: floa
     os.environ[URL_VARIABLE] = url
     os.environ[INTERVAL_VARIABLE] = str(interval)
     os.environ[PROJECTIONS_VARIABLE] = "0" if no_projections or beside else "1"
+    prepare(url)
     log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)  # and the service's own lines
     log_config["loggers"]["arbiter"] = {"handlers": ["default"], "level": "INFO"}
     with projecting() if beside else nullcontext():
@@ -61,6 +62,20 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, interval: floa
 
 
 PROJECTION_INTERVAL = 0.5  # seconds between the projection's looks at the lock
+
+
+def prepare(url: str) -> None:
+    """The store's tables and the view tables, made once before any worker or projection
+    process starts: processes creating them together race on PostgreSQL's catalog (a
+    deadlock, or a duplicate key in pg_type), and a worker that fails to start is lost."""
+    from commands.service.arbiter import Arbiter
+    from projections.tables import datastore_of, open_views
+
+    app = Arbiter(url)
+    try:
+        open_views(datastore_of(app), app.mapper.cipher)
+    finally:
+        app.close()
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError, InternalError
+from eventsourcing.persistence import IntegrityError, InternalError, OperationalError
 
 from commands.service.writers import Busy, writers_for
 from commands.store.sealing import DEFAULT_KEY, KEY_VARIABLE, StoreCipher, private_file, store_kind
@@ -60,13 +60,16 @@ class UnitOfWork(Application):
         self._read: OrderedDict[UUID, tuple[Match, MatchSnapshot]] = OrderedDict()
         self._read_locks: dict[UUID, threading.Lock] = {}
         self.writers = writers_for(settings)
-        # Workers starting together race on CREATE TABLE IF NOT EXISTS; the loser retries.
+        # Workers starting together race on CREATE TABLE IF NOT EXISTS (a duplicate key, or a
+        # deadlock on PostgreSQL's catalog); the loser retries.
         for attempt in range(5):
             try:
                 super().__init__(env=settings)
                 break
-            except (InternalError, IntegrityError):
-                if attempt == 4:
+            except (InternalError, IntegrityError, OperationalError) as error:
+                from projections.tables import lost_create_race
+
+                if attempt == 4 or not lost_create_race(error):
                     raise
         self._check_store_key()
         self.stored_versions = StoredVersions(self.recorder, settings)

@@ -90,8 +90,8 @@ def test_views_catch_up_after_workers_are_killed(db_url, tmp_path):
         eventually(lambda: answers(url), timeout=60)
         host = opened_match(db_url, url)
         opened = Arbiter(db_url).match("m").version
+        eventually(lambda: len(workers(server)) == 2, timeout=60)  # both started
         first = workers(server)
-        assert len(first) == 2
         for n, pid in enumerate(first):  # whichever ran the projection is killed too
             os.kill(pid, signal.SIGKILL)
             eventually(lambda: answers(url), timeout=60)

@@ -270,3 +270,46 @@ def test_a_killed_projection_process_resumes_and_applies_each_event_once(pg_url)
         bound(ledger)(views).process_event(ledger.mapper.to_domain_event(first),
                                            Tracking(APPLICATION, first.id))
     assert tables(views) == live
+
+
+def test_only_a_race_on_the_catalog_is_tried_again(pg_url):
+    """Processes creating the tables together may deadlock on PostgreSQL's catalog: that is
+    tried again. A server that cannot be reached is not a race: it is said at once."""
+    import psycopg
+    from eventsourcing.persistence import OperationalError
+
+    from projections.tables import lost_create_race
+
+    def as_the_library_raises(cause: Exception) -> OperationalError:
+        try:
+            raise OperationalError(str(cause)) from cause
+        except OperationalError as error:
+            return error
+
+    with psycopg.connect(pg_url, autocommit=True) as setup:
+        setup.execute("CREATE TABLE pair (id int PRIMARY KEY); INSERT INTO pair VALUES (1), (2)")
+    first, second = psycopg.connect(pg_url), psycopg.connect(pg_url)
+    first.execute("UPDATE pair SET id = id WHERE id = 1")
+    second.execute("UPDATE pair SET id = id WHERE id = 2")
+    found: list[Exception] = []
+
+    def cross(conn: psycopg.Connection, row: int) -> None:
+        try:
+            conn.execute("UPDATE pair SET id = id WHERE id = %s", (row,))
+            conn.commit()
+        except psycopg.Error as error:
+            found.append(error)
+            conn.rollback()
+
+    crossing = threading.Thread(target=cross, args=(first, 2))
+    crossing.start()
+    cross(second, 1)
+    crossing.join(timeout=30)
+    first.close()
+    second.close()
+    assert [type(e).__name__ for e in found] == ["DeadlockDetected"]
+    assert lost_create_race(as_the_library_raises(found[0]))
+
+    with pytest.raises(psycopg.OperationalError) as refused:
+        psycopg.connect("postgresql://postgres@127.0.0.1:1/none", connect_timeout=2)
+    assert not lost_create_race(as_the_library_raises(refused.value))
