@@ -14,6 +14,7 @@ from audit.keys import Signer
 from audit.season_bundle import export_season
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
+from commands.service.guards import check_aim, deadline_args
 from commands.service.outcomes import Grant, Outcome, Receipt
 from commands.service.unit_of_work import UnitOfWork
 from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
@@ -32,6 +33,7 @@ from domain.season import (
     match_kind,
     match_origin,
 )
+from projections.dashboard import phase_now
 
 ENDINGS = ("MatchEnded", "MatchAbandoned")
 
@@ -273,10 +275,14 @@ class Arbiter(UnitOfWork):
 
     def submit(self, match_id: str, actor: str, name: str, args: Mapping[str, Any] | None = None,
                *, at: str | None = None, command_id: str | None = None,
-               expect_round: int | None = None) -> Outcome:
+               expect_round: int | None = None, expect_phase: str | None = None) -> Outcome:
         """One command from `actor`. A command id seen before returns the first answer.
-        With `expect_round`, the command is refused (`round_moved_on`) unless that round is
-        still the open one: a deadline close must not close the round after it.
+
+        A command aimed at a round or a phase carries it: with `expect_round`, it is refused
+        (`round_moved`, nothing recorded) unless that round is still the open one, and with
+        `expect_phase` unless the game's phase open now has that name (a close typed twice
+        must not close the tie-break the first one opened). A host's deadline earlier than
+        the command's own time is refused (`deadline_past`): `now` means now (guards.py).
 
         The season is written only when the command moved a season asset or ended the match;
         then the match entries and the season's entries are saved together, or neither."""
@@ -291,16 +297,15 @@ class Arbiter(UnitOfWork):
             with self._writing(Match.create_id(match_id)) as mid:
                 stored = self._stored_now(mid)
                 match = self._load(mid, "unknown_match", match_id, stored)
-                if expect_round is not None and match.round != expect_round and (
-                        command_id is None or command_id not in match.handled):
-                    raise RuleViolation("round_moved_on", f"round {expect_round} is closed; "
-                                        f"round {match.round} is open")
+                fresh = command_id is None or command_id not in match.handled
+                if fresh:
+                    check_aim(match, expect_round, expect_phase, lambda: self.match(match_id))
+                sent = deadline_args(name, actor, dict(args or {}), at, match, command_id)
                 with self._writing(Season.create_id(match.season)) as season_id:
                     season = self._load(season_id, "unknown_season", match.season, stored)
                     if not match.ended and command_id not in match.handled:
                         season.check_is_in(actor)  # an ended match answers in its own words
-                    command = Command(name, actor, dict(args or {}),
-                                      season.garnets(match.players))
+                    command = Command(name, actor, sent, season.garnets(match.players))
                     before, round_before, ended_before = match.version, match.round, match.ended
                     seqs = match.handle(command, at=at, command_id=command_id)
                     changed: list[Any] = [match]
@@ -325,6 +330,15 @@ class Arbiter(UnitOfWork):
                     return self._outcome(match, actor, seqs)
 
         return self._retrying(attempt, match_id)
+
+    def phase(self, match_id: str, round: int) -> str | None:
+        """The phase `round` opened with (the game's name for it), while it is the open round:
+        a close aimed at "round N" means that phase. None once the round is over."""
+        match = self.match(match_id)
+        if match.round != round or match.ended:
+            return None
+        opening: str = phase_now(match)["opening"]
+        return opening
 
     def _post(self, season: Season, match: Match, before: int, at: str | None,
               ended_before: bool) -> bool:

@@ -48,7 +48,7 @@ def host(tmp_path, sqlite_url, monkeypatch):
     submitted = ok(run(sqlite_url, "match", "submit", "m", "bid", "amount=4", "--as", "bob",
                        "--json", key=key))
     (tmp_path / "receipt.json").write_text(submitted)
-    ok(run(sqlite_url, "match", "close-round", "m", key=key))
+    ok(run(sqlite_url, "match", "close-round", "m", "--round", "1", key=key))
     return {"db": sqlite_url, "key": key, "vkey": vkey.strip(), "dir": tmp_path}
 
 
@@ -83,7 +83,7 @@ def test_an_unsigned_round_is_signed_on_demand(tmp_path, sqlite_url, monkeypatch
     for args in (["season", "create", "s"], ["season", "register", "s", "ann", "bob", "cy"],
                  ["match", "create", "m", "--season", "s", "--game", "sealed_bid", "--players",
                   PLAYERS, "--unsigned"], ["match", "host", "m", "open_match"],
-                 ["match", "close-round", "m"]):
+                 ["match", "close-round", "m", "--round", "1"]):
         ok(run(sqlite_url, *args))
     assert "no_host_key" in error_line(run(sqlite_url, "checkpoint", "m"))
     key = tmp_path / "late.key"

@@ -26,7 +26,7 @@ from domain.games.amalgamation.picture import picture
 from domain.games.amalgamation.results import finished, results, round_of
 from domain.games.amalgamation.setup import Setup, Teams, Variants
 from domain.games.amalgamation.state import State
-from domain.games.amalgamation.story import forms, narrate, scoreboard
+from domain.games.amalgamation.story import PHASES, acting, forms, narrate, on_close, scoreboard
 from domain.games.amalgamation.summary import summary_start, summary_step
 from domain.rng import Rng
 
@@ -51,6 +51,7 @@ __all__ = [
     "CLOSES",
     "COMMANDS",
     "GAME_ID",
+    "PHASES",
     "ROLES",
     "RULES_VERSION",
     "SPENDS",
@@ -58,12 +59,14 @@ __all__ = [
     "State",
     "Teams",
     "Variants",
+    "acting",
     "decide",
     "evolve",
     "finished",
     "forms",
     "initial_state",
     "narrate",
+    "on_close",
     "picture",
     "results",
     "round_of",

@@ -24,7 +24,7 @@ from domain.games.tile_joust.picture import picture
 from domain.games.tile_joust.results import finished, results, round_of
 from domain.games.tile_joust.setup import Setup
 from domain.games.tile_joust.state import State
-from domain.games.tile_joust.story import forms, narrate, scoreboard
+from domain.games.tile_joust.story import PHASES, acting, forms, narrate, scoreboard
 from domain.games.tile_joust.summary import summarize, summary_start, summary_step
 from domain.rng import Rng
 
@@ -49,10 +49,12 @@ __all__ = [
     "CLOSES",
     "COMMANDS",
     "GAME_ID",
+    "PHASES",
     "RULES_VERSION",
     "SPENDS",
     "Setup",
     "State",
+    "acting",
     "decide",
     "evolve",
     "finished",

@@ -26,7 +26,7 @@ from domain.games.totemic_might.picture import picture
 from domain.games.totemic_might.results import finished, results, round_of
 from domain.games.totemic_might.setup import SeriesPair, Setup, SnakeHint
 from domain.games.totemic_might.state import State
-from domain.games.totemic_might.story import forms, narrate, scoreboard
+from domain.games.totemic_might.story import PHASES, acting, forms, narrate, on_close, scoreboard
 from domain.games.totemic_might.summary import summary_start, summary_step
 from domain.rng import Rng
 
@@ -53,18 +53,21 @@ __all__ = [
     "CLOSES",
     "COMMANDS",
     "GAME_ID",
+    "PHASES",
     "RULES_VERSION",
     "SPENDS",
     "SeriesPair",
     "Setup",
     "SnakeHint",
     "State",
+    "acting",
     "decide",
     "evolve",
     "finished",
     "forms",
     "initial_state",
     "narrate",
+    "on_close",
     "picture",
     "results",
     "round_of",
