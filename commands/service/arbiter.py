@@ -10,7 +10,7 @@ from typing import Any
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
-from audit.keys import Signer
+from audit.keys import SHARED_NAME, Signer, own_name
 from audit.season_bundle import export_season
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
@@ -28,6 +28,7 @@ from domain.season import (
     DEATH_MATCH,
     DEFAULT_PREFIX,
     FINAL_MATCH,
+    ORIGIN_PREFIX,
     Season,
     ending,
     match_kind,
@@ -62,15 +63,38 @@ class Arbiter(UnitOfWork):
             return DEFAULT_PREFIX
 
     def set_origin_prefix(self, prefix: str) -> None:
-        """Set once; setting the same prefix again is a no-op, another one `origin_set`.
-        Seasons record the prefix when they start, so older seasons keep theirs."""
+        """The host's prefix (their domain): set once, or in place of the one `arbiter init`
+        chose; setting the same prefix again is a no-op, another one `origin_set`. Seasons
+        record the prefix when they start, so older seasons keep theirs."""
         def attempt() -> None:
             try:
-                self.repository.get(HostOrigin.create_id()).check_same(prefix)
+                origin: HostOrigin = self.repository.get(HostOrigin.create_id())
             except AggregateNotFoundError:
                 self.save(HostOrigin.set(prefix))
+                return
+            origin.change(prefix)
+            self.save(origin)
 
         self._retrying(attempt, "origin")
+
+    def choose_origin_prefix(self) -> tuple[str, bool]:
+        """A prefix of this host's own when none is set (`arbiter init`): the key's name where it
+        is one of the host's own and a valid prefix (c2sp.org/tlog-checkpoint: a log's key name
+        should be its origin), else one made from the key. (prefix, whether chosen now)."""
+        def attempt() -> tuple[str, bool]:
+            try:
+                return self.repository.get(HostOrigin.create_id()).prefix, False
+            except AggregateNotFoundError:
+                pass
+            if self.signer is None:
+                raise RuleViolation("no_host_key", "no host key to name this host's logs after")
+            prefix = self.signer.name
+            if prefix == SHARED_NAME or not ORIGIN_PREFIX.fullmatch(prefix):
+                prefix = own_name(self.signer.public_key)
+            self.save(HostOrigin.set(prefix, chosen=True))
+            return prefix, True
+
+        return self._retrying(attempt, "origin")
 
     # -- seasons --------------------------------------------------------------------------
 
