@@ -10,11 +10,14 @@ from typing import Any
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
+from audit.bundle import export
 from audit.keys import SHARED_NAME, Signer, own_name
+from audit.notes import parse_verifier_key
 from audit.season_bundle import export_season
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
 from commands.service.guards import check_aim, deadline_args
+from commands.service.keys import check_signed_by
 from commands.service.outcomes import Grant, Outcome, Receipt
 from commands.service.unit_of_work import UnitOfWork
 from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
@@ -54,6 +57,15 @@ class Arbiter(UnitOfWork):
         super().__init__(url, env)
 
     # -- the host -----------------------------------------------------------------------
+
+    def origin(self) -> tuple[str, bool]:
+        """The origin prefix, and whether `arbiter init` chose it (the host may still put
+        their domain in its place); the default `arbiter` counts as chosen."""
+        try:
+            origin: HostOrigin = self.repository.get(HostOrigin.create_id())
+        except AggregateNotFoundError:
+            return DEFAULT_PREFIX, True
+        return origin.prefix, origin.chosen
 
     def origin_prefix(self) -> str:
         """The prefix of every checkpoint origin this host signs (`arbiter` until it is set)."""
@@ -151,6 +163,17 @@ class Arbiter(UnitOfWork):
         matches = {m: self.match(m) for m in season.matches}
         match_notes = {m: [n["note"] for n in self.checkpoints(m).notes] for m in matches}
         return export_season(season, notes, matches, match_notes, kind, host_key)
+
+    def bundle(self, match_id: str, kind: str) -> Iterator[str]:
+        """The match's audit bundle (audit.bundle), public or full, its header naming this
+        host's key; refused (`wrong_host_key`) when another key signed its checkpoints."""
+        match = self.match(match_id)
+        checkpoints = self.checkpoints(match_id)
+        notes = [n["note"] for n in checkpoints.notes]
+        host_key = self.signer.verifier_key() if self.signer else None
+        if host_key is not None:
+            check_signed_by(notes, parse_verifier_key(host_key))
+        return export(match, notes, kind, host_key, checkpoints.origin)
 
     def register(self, season: str, player: str, *, at: str | None = None) -> None:
         self.register_all(season, [player], at=at)

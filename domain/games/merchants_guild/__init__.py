@@ -23,7 +23,7 @@ from domain.games.merchants_guild.guild import (
 )
 from domain.games.merchants_guild.picture import picture
 from domain.games.merchants_guild.results import finished, results, round_of
-from domain.games.merchants_guild.setup import Bill, Setup
+from domain.games.merchants_guild.setup import SETUP_HELP, Bill, Setup
 from domain.games.merchants_guild.state import State
 from domain.games.merchants_guild.story import PHASES, acting, forms, narrate, on_close, scoreboard
 from domain.games.merchants_guild.summary import summarize, summary_start, summary_step
@@ -50,6 +50,7 @@ __all__ = [
     "GAME_ID",
     "PHASES",
     "RULES_VERSION",
+    "SETUP_HELP",
     "SPENDS",
     "Bill",
     "Setup",

@@ -24,7 +24,7 @@ from domain.games.totemic_might.draws import GAME_ID
 from domain.games.totemic_might.evolve import evolve
 from domain.games.totemic_might.picture import picture
 from domain.games.totemic_might.results import finished, results, round_of
-from domain.games.totemic_might.setup import SeriesPair, Setup, SnakeHint
+from domain.games.totemic_might.setup import SETUP_HELP, SeriesPair, Setup, SnakeHint
 from domain.games.totemic_might.state import State
 from domain.games.totemic_might.story import PHASES, acting, forms, narrate, on_close, scoreboard
 from domain.games.totemic_might.summary import summary_start, summary_step
@@ -55,6 +55,7 @@ __all__ = [
     "GAME_ID",
     "PHASES",
     "RULES_VERSION",
+    "SETUP_HELP",
     "SPENDS",
     "SeriesPair",
     "Setup",
