@@ -120,6 +120,9 @@ def done_words(game: str, done: str | None, round: int | None, phase: str | None
         return f"You closed {phase_words(game, phase)} of round {round}{where}."
     if done == "deadline" and what:
         return f"Deadline set: round {round} closes at {what}."
+    if done == "sent" and what == "open_match":
+        return ("You opened the match: the draws are made, round 0 is signed, round 1 is "
+                f"open{where}.")
     if done == "sent" and what:
         return f"Sent: {what}{where}."
     if done == "voided" and what:
@@ -151,7 +154,28 @@ def issuing(svc: Service, request: Request, match_id: str, data: FormData) -> Re
                              f"{match_id}.",
                              "Each replaces that player's earlier link at once: an old link "
                              "stops working within a second. Send each player their own."])
-    issued = svc.tokens.issue_all(match_id, players)
+    return links_page(request, match_id, svc.tokens.issue_all(match_id, players))
+
+
+@router.post("/link", response_model=None)
+async def link(match_id: MatchId, request: Request, svc: Svc) -> Response:
+    data = await request.form()
+    return await run_in_threadpool(issuing_one, svc, request, match_id, data)
+
+
+def issuing_one(svc: Service, request: Request, match_id: str, data: FormData) -> Response:
+    """One player's new link (a lost one): it replaces theirs alone."""
+    token = host_form(svc, request, data)
+    player = text(data, "player", 100)
+    if player not in story.players_of(read_view(svc, match_id, HOST, None, 0)):
+        error = RuleViolation("unknown_player", f"{player!r} does not play in {match_id}")
+        return match_page(svc, request, match_id, token, refused=refusal("link", error, data),
+                          status=422)
+    return links_page(request, match_id, {player: svc.tokens.issue(match_id, player)})
+
+
+def links_page(request: Request, match_id: str, issued: dict[str, str]) -> HTMLResponse:
+    """New links as full addresses, each in a message ready to send its player."""
     base = base_url(request)
     rows = [{"player": p, "link": join_link(base, match_id, t)} for p, t in issued.items()]
     return page("host_links.html", match=match_id, rows=rows,
@@ -195,7 +219,10 @@ def acting(svc: Service, request: Request, match_id: str, action: str,
         return match_page(svc, request, match_id, token, refused=refusal(action, error, data),
                           status=422)
     back = f"{HOST_PATH}/m/{path_part(match_id)}"
-    facts = {"min_seq": seqs[-1], "done": form.done, "seq": seqs[0], **form.facts(name)}
+    round, phase = aim(data)
+    facts = {"min_seq": seqs[-1], "done": form.done, "seq": seqs[0], **form.facts(name),
+             **({"round": round, "phase": phase} if form.aimed and round is not None and phase
+                else {})}
     return RedirectResponse(f"{back}?{urlencode(facts)}", status_code=303)
 
 

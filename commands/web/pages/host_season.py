@@ -141,15 +141,15 @@ def grant_lines(pasted: str, default_reason: str, players: set[str]) -> list[dic
     if len(lines) > MAX_LINES:
         raise RuleViolation("too_large", f"{len(lines)} lines: at most {MAX_LINES} in one save")
     read = []
-    for number, cells in enumerate(csv.reader(io.StringIO("\n".join(lines))), 1):
-        cells = [c.strip() for c in cells]
+    for number, raw in enumerate(csv.reader(io.StringIO("\n".join(lines))), 1):
+        cells = [c.strip() for c in raw]
         if number == 1 and [c.lower() for c in cells[:2]] == ["player", "amount"]:
             continue  # a header
         player = cells[0] if cells else ""
         amount_text = cells[1] if len(cells) > 1 else ""
         asset, _, amount_text = amount_text.rpartition(":") if ":" in amount_text else \
             ("garnets", "", amount_text)
-        reason = ",".join(cells[2:]).strip() or default_reason
+        reason = ",".join(raw[2:]).strip() or default_reason  # a reason may hold commas
         problem = None
         try:
             amount = int(amount_text)
