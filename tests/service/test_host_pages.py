@@ -31,7 +31,8 @@ from projections.views import view
 from tests.support.host_key import SIGNER
 
 SEED = Path(__file__).resolve().parents[2] / "seeds" / "kings_court-king-win.json"
-ELEVEN = "alice bob carol dave erin frank grace heidi ivan judy ken".split()
+ELEVEN = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",
+          "ken"]
 
 
 def csrf_of(page: str) -> str:
@@ -272,7 +273,7 @@ def test_links_bundles_announcement_and_check_from_the_match_page(store):
 def test_views_catching_up_are_said_on_every_page(store):
     app, url = store
     app.create_season("autumn")  # SeasonStarted; its checkpoints started and signed: 3 entries
-    client, csrf, _ = signed_in(url, app, projections=False)
+    client = signed_in(url, app, projections=False).client
     with client:
         for path in ("/", "/host", "/s/autumn", "/host/s/autumn"):
             said = text_of(client.get(path).text)
