@@ -283,3 +283,24 @@ def test_views_catching_up_are_said_on_every_page(store):
     fresh, _, _ = signed_in(url, app)
     with fresh:
         eventually(lambda: "Updating" not in fresh.get("/host").text)
+
+
+def test_a_players_spend_is_asked_first(store):
+    """A spend cannot be undone: the player's page says what it costs before it is sent."""
+    app, url = store
+    match = tied(app)
+    client = signed_in(url, app).client
+    with client:
+        caught_up(client, app, match)
+        me = client.post(f"/m/{match}/session", data={"token": Tokens(app).issue(match, "bob")})
+        csrf = csrf_of(me.text)
+        before, garnets = app.match(match).version, app.season("demo").balances["bob"]["garnets"]
+        peek = {"csrf": csrf, "command": "peek", "arg.target": "alice", "id": "peek-1"}
+        asked = client.post(f"/m/{match}/me/commands", data=peek)
+        said = text_of(asked.text)
+        assert "Spend 8 garnets on peek?" in said  # docs/games/kings_court.md: a peek is 8
+        assert "peek (target alice) costs 8 garnets" in said
+        assert app.match(match).version == before
+        client.post(f"/m/{match}/me/commands", data={**peek, "confirmed": "yes"})
+        assert app.match(match).version > before
+        assert app.season("demo").balances["bob"]["garnets"] == garnets - 8

@@ -55,10 +55,11 @@ def test_a_deadline_closes_its_round_once_with_two_instances_and_across_a_restar
         time.sleep(1)  # both instances have looked again since
         assert closes(store.match("m1")) == [(1, f"deadline:m1:1:{first}", first)]
         # The next round's deadline passes while the service is down.
-        second = in_seconds(1)
+        second = in_seconds(3)  # ahead, or the service refuses it (deadline_past)
         one.client(token).ok(one.client(token).post("/matches/m1/deadline",
                                                     {"deadline": second}))
-    time.sleep(1.5)
+    time.sleep(max(0, (datetime.fromisoformat(second) - datetime.now(UTC)).total_seconds())
+               + 0.5)
     assert store.match("m1").round == 2
     with Server(pg_url):
         eventually(lambda: store.match("m1").round == 3, timeout=15)

@@ -43,6 +43,7 @@ from commands.web.reading import (
 from commands.web.worker import Service, now
 from domain.decider import HOST
 from domain.errors import RuleViolation
+from domain.season import DEFAULT_PREFIX
 from projections.dashboard import phase_line, phase_words, still_to_act
 
 router = APIRouter(route_class=Route, prefix=HOST_PATH, include_in_schema=False)
@@ -133,6 +134,7 @@ def dashboard_page(svc: Service, token: str, *, done: str | None = None,
     seasons = read_seasons(svc)
     prefix, chosen = svc.arbiter.origin()
     return page("host.html", status=status, csrf=csrf_of(token), matches=matches,
+                shared=prefix == DEFAULT_PREFIX,
                 boards={m["match"]: board_of(svc, m["match"]) for m in matches},
                 seasons=seasons, standings=[read_standings(svc, s, HOST) for s in seasons],
                 prefix=prefix, chosen=chosen, form_id=new_form_id(), done=done,

@@ -271,7 +271,7 @@ def confirm_page(svc: Service, match_id: str, token: str, data: FormData, action
     """The second step: what the form will do, and the same form again to carry it out."""
     kept = [(k, v) for k, v in data.multi_items() if isinstance(v, str)
             and k not in ("csrf", "confirmed")]
-    return page("host_confirm.html", match=match_id, title=title, said=said,
+    return page("confirm.html", match=match_id, title=title, said=said,
                 action=f"{HOST_PATH}/m/{path_part(match_id)}/{action}", kept=kept,
                 csrf=csrf_of(token), back=f"{HOST_PATH}/m/{path_part(match_id)}")
 
