@@ -304,3 +304,26 @@ def test_a_players_spend_is_asked_first(store):
         client.post(f"/m/{match}/me/commands", data={**peek, "confirmed": "yes"})
         assert app.match(match).version > before
         assert app.season("demo").balances["bob"]["garnets"] == garnets - 8
+
+
+def test_the_final_of_the_last_two_from_the_seasons_page(store):
+    app, url = store
+    client, csrf, _ = signed_in(url, app)
+    with client:
+        client.post("/host/seasons", data={"csrf": csrf, "name": "winter"})
+        client.post("/host/s/winter/players", data={"csrf": csrf, "players": "amy ben cal"})
+        assert "Create the Final" not in client.get("/host/s/winter").text  # three are in
+        client.post("/host/s/winter/ruling", data={"csrf": csrf, "player": "cal", "tol": "0",
+                                                   "opal": "0", "moe": "0",
+                                                   "status": "eliminated", "reason": "left"})
+        said = text_of(client.get("/host/s/winter").text)
+        assert "Two players remain, amy and ben: Create the Final…" in said
+        form = client.get("/host/s/winter/new?kind=final").text
+        assert '<option value="ben">ben</option>' in form and 'name="setup.dmo"' not in form
+        made = client.post("/host/s/winter/new", data={
+            "csrf": csrf, "game": "tile_joust", "kind": "final", "match": "final",
+            "setup.first_picker": "ben"})
+        assert made.url.path == "/host/m/final", text_of(made.text)[-700:]
+        setup = headline(app.match("final").records[1])["data"]["setup"]
+        assert (setup["variant"], setup["first_picker"], setup["players"]) == \
+            ("final_match", "ben", ["amy", "ben"])

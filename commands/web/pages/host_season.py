@@ -224,16 +224,26 @@ def new_match_page(svc: Service, season: str, token: str, game: str | None, *,
                    kind: str = "main", refused: dict[str, Any] | None = None,
                    status: int = 200, pairing: dict[str, Any] | None = None) -> HTMLResponse:
     standings = read_standings(svc, season, HOST)
-    leave_out = ("variant", "dmo") if kind in ("death_match", "final") else ()
     if game is not None:
         get_game(game)  # unknown_game, in words
+    fields = setup_fields(game, LEFT_OUT.get(kind, ())) if game else []
+    if kind == "final":  # who picks an item: one of the last two
+        for field in fields:
+            if field["name"] == "first_picker":
+                field.update(kind="choice", choices=["", *standings["remaining"]])
     return page("host_new_match.html", status=status, season=season, game=game,
                 game_title=game_name(game) if game else None, games=games(), kind=kind,
-                fields=setup_fields(game, leave_out) if game else [],
+                fields=fields,
                 still_in=[r["player"] for r in standings["players"] if r["status"] == "in"],
                 pairing=pairing or {}, csrf=csrf_of(token), form_id=new_form_id(),
                 suggested=suggested_id(svc, season, game, kind, pairing),
                 refused=refused)
+
+
+# What the season fills in for a Death Match (its pairing) and the Final (its variant); the
+# Final's own fields are a Death Match's to leave out.
+LEFT_OUT = {"death_match": ("variant", "dmo", "first_picker", "item_allocation"),
+            "final": ("variant", "dmo")}
 
 
 def suggested_id(svc: Service, season: str, game: str | None, kind: str,
@@ -284,7 +294,7 @@ def creating(svc: Service, request: Request, season: str, data: FormData) -> Res
     pairing = {"from": text(data, "from", 100) or None, "ec": text(data, "ec", 100) or None}
     match_id = text(data, "match", 100)
     try:
-        setup = setup_of(game, data, ("variant", "dmo") if kind != "main" else ())
+        setup = setup_of(game, data, LEFT_OUT.get(kind, ()))
         if kind == "main":
             seats = text(data, "seats", 5000)
             setup["players"] = (names_in(seats) if seats else
@@ -312,8 +322,10 @@ def setup_of(game: str, data: FormData, leave_out: tuple[str, ...]) -> dict[str,
     for field in setup_fields(game, leave_out):
         name, kind = field["name"], field["kind"]
         key = f"setup.{name}"
-        if kind == "bool":
-            value: Any = data.get(key) == "true"
+        if key not in data:
+            continue  # not on the form: the game's default
+        if kind == "bool":  # a hidden "false", then the checkbox's "true" when ticked
+            value: Any = data.getlist(key)[-1] == "true"
             if value != field["default"]:
                 setup[name] = value
             continue
