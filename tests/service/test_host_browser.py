@@ -116,12 +116,16 @@ def test_a_host_runs_a_season_from_the_browser(browser, served, shots):  # noqa:
     waiting(lambda: "11 new personal links" in text(browser))
     browser.find_element(By.CSS_SELECTOR, "#confirm button").click()
     waiting(lambda: "Personal links of kc-1" in text(browser))
+    def clipboard() -> str:
+        return str(browser.execute_async_script(
+            "navigator.clipboard.readText().then(arguments[0], () => arguments[0](''))"))
+
     copied = []
     for button in browser.find_elements(By.CSS_SELECTOR, ".copy-button"):
+        shown = browser.find_element(By.ID, button.get_attribute("data-copy"))
         button.click()
-        waiting(lambda b=button: b.text == "Copied")
-        copied.append(browser.execute_async_script(
-            "navigator.clipboard.readText().then(arguments[0])"))
+        copied.append(waiting(lambda f=shown: clipboard() == f.get_attribute("value")
+                              and clipboard()))
     links = [re.search(r"(http://\S+/m/kc-1/join#[\w-]+)", c).group(1) for c in copied[:-1]]
     assert [c.split(",")[0] for c in copied[:-1]] == ELEVEN
     assert copied[-1] == "\n".join(f"{p}: {link}" for p, link in zip(ELEVEN, links,
