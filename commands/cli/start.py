@@ -310,7 +310,8 @@ def next_steps(played: list[dict[str, Any]], seasons: list[dict[str, Any]],
              (f"{player}'s view", f"arbiter view {match} --player {player}"),
              ("its audit bundle", f"arbiter export {match} --full -o {match}.jsonl"),
              ("checked offline", f"arbiter verify {match}.jsonl"),
-             ("its page", f"arbiter serve   (then http://127.0.0.1:8000/m/{match})")]
+             ("its page", f"arbiter serve   (then http://127.0.0.1:8000/m/{match})"),
+             ("the host's pages", "arbiter tokens host   (then open its link, once served)")]
     if seasons:
         season = seasons[-1]["season"]
         steps += [("the season", f"arbiter season show {season}"),

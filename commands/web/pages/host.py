@@ -43,8 +43,9 @@ from commands.web.reading import (
 from commands.web.worker import Service, now
 from domain.decider import HOST
 from domain.errors import RuleViolation
+from domain.games import get_game
 from domain.season import DEFAULT_PREFIX
-from projections.dashboard import phase_line, phase_words, still_to_act
+from projections.dashboard import close_commands, phase_line, phase_words, still_to_act
 
 router = APIRouter(route_class=Route, prefix=HOST_PATH, include_in_schema=False)
 SENT = 1000  # form ids remembered, so a season form sent twice is recorded once
@@ -124,8 +125,10 @@ def new_form_id() -> str:
 def board_of(svc: Service, match_id: str) -> dict[str, Any]:
     """A match's dashboard with the host's words for it."""
     board = read_dashboard(svc, match_id)
+    live = board["phase"] not in ("configured", "ended", "over")
     return {**board, "line": phase_line(board), "to_act": still_to_act(board),
-            "words": phase_words(board["game"], board["phase"])}
+            "words": phase_words(board["game"], board["phase"]),
+            "can_close": live and bool(close_commands(get_game(board["game"])))}
 
 
 def dashboard_page(svc: Service, token: str, *, done: str | None = None,
