@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import os
+from hashlib import sha256
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -19,6 +20,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from audit.notes import ED25519, NoteError, VerifierKey, sign_note
 
 _PREFIX = "PRIVATE+KEY+"
+SHARED_NAME = "arbiter-host"  # every new key's name before names were made unique
+
+
+def own_name(public_key: bytes) -> str:
+    """A name no other host's key has: `arbiter-` and 12 hex digits of SHA-256 of the public
+    key (c2sp.org/tlog-checkpoint: the key's name should be the log's origin, which must be
+    unique)."""
+    return f"arbiter-{sha256(public_key).hexdigest()[:12]}"
 
 
 class Signer:
@@ -34,6 +43,10 @@ class Signer:
     def name(self) -> str:
         return self._verifier.name
 
+    @property
+    def public_key(self) -> bytes:
+        return self._verifier.public_key
+
     def verifier_key(self) -> str:
         """The vkey string to publish, so anyone can check this host's notes."""
         return str(self._verifier)
@@ -43,9 +56,11 @@ class Signer:
         return sign_note(text, self.name, self._key)
 
 
-def generate(name: str) -> Signer:
-    """A fresh key for `name`, which should be the log's origin (e.g. arbiter.example/season-3)."""
-    return Signer(name, Ed25519PrivateKey.generate())
+def generate(name: str | None = None) -> Signer:
+    """A fresh key named `name`, which should be the logs' origin prefix (e.g. the host's
+    domain); by default a name of its own (`own_name`)."""
+    key = Ed25519PrivateKey.generate()
+    return Signer(name or own_name(key.public_key().public_bytes_raw()), key)
 
 
 def save(signer: Signer, path: str | os.PathLike[str]) -> None:

@@ -34,7 +34,8 @@ class NoteError(ValueError):
     """A note, checkpoint or key that must not be trusted; `code` is stable, the message is not.
 
     Codes: malformed_note, too_many_signatures, malformed_key, unsupported_key_type,
-    key_hash_mismatch, ambiguous_key, bad_signature, unverified, malformed_checkpoint.
+    key_hash_mismatch, ambiguous_key, bad_signature, other_key (signed, but by none of the
+    keys given: the message names the key that did), unverified, malformed_checkpoint.
     """
 
     def __init__(self, code: str, message: str) -> None:
@@ -197,6 +198,11 @@ def _signers(parsed: Note, known: dict[tuple[str, bytes], VerifierKey]) -> list[
                             f"{signer.name}+{signer.key_id.hex()} did not sign this")
         verified.append(signer)
     if not verified:
+        others = [f"{sig.name}+{sig.key_id.hex()}" for sig in parsed.signatures]
+        if others:
+            expected = ", ".join(f"{k.name}+{k.key_id.hex()}" for k in known.values())
+            raise NoteError("other_key", f"signed by {', '.join(others)}, not by "
+                            f"{expected or 'any key given'}")
         raise NoteError("unverified", "no given key signed this note")
     return verified
 

@@ -83,7 +83,8 @@ _HASH_MEMBER_END = len(_HASH_MEMBER) + 64 + 2  # the quote and comma after the 6
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _HEX64S = re.compile(r"(?:[0-9a-f]{64})*")
 _HEX_DIGITS = b"0123456789abcdef"
-_NOTE_ERRORS = {"unverified": "unsigned_checkpoint", "bad_signature": "bad_signature"}
+_NOTE_ERRORS = {"unverified": "unsigned_checkpoint", "other_key": "wrong_host_key",
+                "bad_signature": "bad_signature"}
 # The public facts verify acts on (`_Verifier._public_fact`); its hot path leaves them alone.
 _NOTED = frozenset({"SeedContributed", "SeedRevealed", "MatchEnded", "MatchAbandoned",
                     "SealOpened"})
@@ -666,9 +667,10 @@ def signed_checkpoint(note: str, keys: list[VerifierKey], origin: str,
 
 
 def note_failure(error: NoteError, seq: int | None) -> AuditError:
-    """A signed note that does not hold, as its audit code: no signature by the host key,
-    a bad one, or a note that cannot be read."""
-    return AuditError(_NOTE_ERRORS.get(error.code, "malformed_checkpoint"), str(error), seq)
+    """A signed note that does not hold, as its audit code: signed by another key than the
+    host's (named), no signature, a bad one, or a note that cannot be read."""
+    said = f"a checkpoint is {error.message}" if error.code == "other_key" else str(error)
+    return AuditError(_NOTE_ERRORS.get(error.code, "malformed_checkpoint"), said, seq)
 
 
 def _chunks(stream: Iterable[bytes]) -> Iterator[list[bytes]]:

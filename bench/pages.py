@@ -1,7 +1,8 @@
 """Server time of the pages: every seed match played into a fresh store, then each finished
 match's public page (from the views), the same page as of its middle round (replayed from the
-log), the season page and `/`, each asked `--repeat` times in-process (the ASGI app, no
-network), on SQLite and on PostgreSQL.
+log), the season page and `/`, the host's dashboard, the host's page of the longest match and
+of the season, each asked `--repeat` times in-process (the ASGI app, no network), on SQLite and
+on PostgreSQL; and the check every page makes of the views' lag (`entries_to_read`).
 
     python bench/pages.py [--repeat 40] [--pg postgresql://postgres@127.0.0.1:5432/postgres]
 
@@ -24,7 +25,9 @@ from audit import keys
 from bench.stores import SERVER, on_both_stores
 from commands.cli.matchfile import load, play
 from commands.service.arbiter import Arbiter
+from commands.service.tokens import Tokens
 from commands.web.app import create_app
+from commands.web.reading import entries_to_read
 from commands.web.worker import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,6 +69,22 @@ def run(url: str, repeat: int) -> None:
         for path in ("/s/demo", "/"):
             p50, p99 = timed(client, path, repeat)
             print(f"  {path:<40}                  {p50:6.1f} / {p99:6.1f}")
+        # The host's pages (behind the host's cookie), and what every page pays to say
+        # whether the views are catching up.
+        client.post("/host/session", data={"token": Tokens(app).set_host()})
+        longest = max(FILES, key=lambda f: app.match(f.match).version).match
+        for path in ("/host", f"/host/m/{longest}", "/host/s/demo"):
+            p50, p99 = timed(client, path, repeat)
+            print(f"  {path:<40}                  {p50:6.1f} / {p99:6.1f}")
+        service = client.app.state.service  # type: ignore[attr-defined]
+        times = []
+        for _ in range(repeat * 10):
+            start = time.perf_counter()
+            assert entries_to_read(service) == 0
+            times.append((time.perf_counter() - start) * 1000)
+        times.sort()
+        print(f"  {'entries_to_read, up to date':<40}                  "
+              f"{statistics.median(times):6.2f} / {times[int(len(times) * 0.99)]:6.2f}")
     app.close()
 
 

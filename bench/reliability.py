@@ -106,6 +106,15 @@ def vote_args(i: int) -> list[str]:
             f"candidate={PLAYERS[(i + 1) % 11]}", "--id", f"w{i}"]
 
 
+def open_round(url: str) -> int:
+    """The round a close is aimed at (`close-round --round N`): the open one now."""
+    app = Arbiter(url)
+    try:
+        return app.match("kc").round
+    finally:
+        app.close()
+
+
 def log_of(url: str) -> tuple[int, set[str]]:
     app = Arbiter(url)
     try:
@@ -235,7 +244,8 @@ def kill9_cli(store: str, options: argparse.Namespace) -> Result:
             player = PLAYERS[k % 11]
             command = rng.choice([vote_args(k), vote_args(k), [
                 "match", "spend", "kc", "--as", player, "peek",
-                f"target={PLAYERS[(k + 3) % 11]}"], ["match", "close-round", "kc"]])
+                f"target={PLAYERS[(k + 3) % 11]}"],
+                ["match", "close-round", "kc", "--round", str(open_round(url))]])
             process = subprocess.Popen(arbiter(url, env, *command), env=env, cwd=ROOT,
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(rng.uniform(0, options.kill_within))

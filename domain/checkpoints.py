@@ -56,21 +56,34 @@ class SeasonCheckpoints(Aggregate):
 
 class HostOrigin(Aggregate):
     """The prefix of every checkpoint origin this host signs (c2sp.org/tlog-checkpoint asks for
-    unique origins): set once, e.g. the host's domain. Seasons record it when they start."""
+    unique origins): the host's domain, set once, or one `arbiter init` chose from the host's
+    key (`chosen`), which the host may still replace by their domain. Seasons record it when
+    they start, so a season keeps the prefix it started with."""
 
     @staticmethod
     def create_id() -> UUID:
         return uuid5(NAMESPACE_URL, "arbiter/host/origin")
 
     @event("Set")
-    def __init__(self, prefix: str) -> None:
+    def __init__(self, prefix: str, chosen: bool = False) -> None:
         self.prefix = prefix
+        self.chosen = chosen
 
     @classmethod
-    def set(cls, prefix: str) -> HostOrigin:
-        return cls(prefix=check_origin_prefix(prefix))
+    def set(cls, prefix: str, chosen: bool = False) -> HostOrigin:
+        return cls(prefix=check_origin_prefix(prefix), chosen=chosen)
 
-    def check_same(self, prefix: str) -> None:
-        if prefix != self.prefix:
+    @event("Replaced")
+    def replace(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.chosen = False
+
+    def change(self, prefix: str) -> None:
+        """The host's own prefix: it replaces one init chose; a prefix the host set is set
+        once (`origin_set`), and setting the same again changes nothing."""
+        if prefix == self.prefix:
+            return
+        if not self.chosen:
             raise RuleViolation("origin_set", f"this host signs as {self.prefix!r} already; an "
                                 "origin prefix is set once")
+        self.replace(check_origin_prefix(prefix))

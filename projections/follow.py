@@ -68,9 +68,11 @@ class MatchFollower:
         self.first = 0  # the seq of that round's first entry
         self.seq = 0
         self.deadlines: list[dict[str, Any]] = []
-        self.done: dict[str, None] = {}  # who submitted in the open round, in order
+        self.done: dict[str, None] = {}  # who submitted in the open phase, in order
         self.voided: set[int] = set()
-        self.open_round_records: list[Record] = []  # command entries of that round
+        self.phase_records: list[Record] = []  # command entries of that phase
+        self.opening: str | None = None  # the phase the round of the last entry opened with
+        self.phase_was: str | None = None  # the host's phase after the last entry
 
     def catch_up(self, records: Iterable[Record]) -> None:
         for record in records:
@@ -85,8 +87,9 @@ class MatchFollower:
             closed = [(viewer, self.round, self.seq, dumps(fold.view))
                       for viewer, fold in self.folds.items()]
         if entry["round"] != self.round:
-            self.done, self.open_round_records = {}, []
+            self.done, self.phase_records = {}, []
             self.first = entry["seq"]
+            self.opening = self.host_phase()
         self.round, self.seq = entry["round"], entry["seq"]
         if is_fact(record):
             event = to_event(record)
@@ -94,13 +97,21 @@ class MatchFollower:
                 if may_see(record, viewer):
                     fold.step(event)
         self._count(record)
+        phase = self.host_phase()
+        if phase != self.phase_was:  # a close (or a player's last move) opened another phase
+            self.done, self.phase_records, self.phase_was = {}, [], phase
         return closed
 
+    def host_phase(self) -> str | None:
+        """The phase the host's summary names now (None when the host's is not folded)."""
+        fold = self.folds.get(HOST)
+        return None if fold is None else fold.view.get("phase")
+
     def _count(self, record: Record) -> None:
-        """The dashboard's counters: deadlines set, and who has submitted this round."""
+        """The dashboard's counters: deadlines set, and who has submitted in this phase."""
         head = headline(record)
         if record["role"] == "command":
-            self.open_round_records.append(record)
+            self.phase_records.append(record)
             player = submitter(record)
             if player is not None:
                 self.done[player] = None
@@ -109,7 +120,7 @@ class MatchFollower:
         elif record["role"] == "meta" and head["kind"] == "SubmissionVoided":
             self.voided.add(head["data"]["seq"])
             self.done = dict.fromkeys(
-                p for r in self.open_round_records
+                p for r in self.phase_records
                 if r["entry"]["seq"] not in self.voided and (p := submitter(r)) is not None)
 
     # -- what the follower shows ------------------------------------------------------------
@@ -137,21 +148,39 @@ class MatchFollower:
             return self.summary(HOST).get("phase") or OPEN
         return self.match.phase
 
+    def opening_phase(self) -> str:
+        """The phase the open round opened with: a close aimed at "round N" means it."""
+        if self.round == self.match.round and self.opening is not None and \
+                self.match.phase == OPEN:
+            return self.opening
+        return self.phase()
+
+    def acting(self) -> list[str] | None:
+        """Who the open phase waits on, as the game says from the host's summary (None: the
+        game does not say; then every player)."""
+        said = getattr(self.game, "acting", None)
+        if said is None or self.match.phase != OPEN:
+            return None
+        return [p for p in said(self.summary(HOST)) if p in self.match.players]
+
     def dashboard(self) -> dict[str, Any]:
         match = self.match
         done = set() if match.ended or self.round != match.round else set(self.done)
+        acting = self.acting()
         return {
             "match": match.match_id,
             "game": match.game_id,
             "season": match.season,
             "phase": self.phase(),
+            "opening": self.opening_phase(),
             "round": match.round,
             "seq": self.seq,
             "deadline": self.open_deadline(),
             "deadlines": list(self.deadlines),
+            "acting": acting,
             "submitted": [p for p in match.players if p in done],
             "waiting": [] if match.ended or match.phase == CONFIGURED
-            else [p for p in match.players if p not in done],
+            else [p for p in (match.players if acting is None else acting) if p not in done],
         }
 
 

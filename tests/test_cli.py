@@ -101,7 +101,7 @@ def test_a_season_and_a_match_through_the_cli(sqlite_url, host_key):
     assert bid.exit_code == 0, bid.output
     receipt = json.loads(bid.output)["receipt"]
     assert receipt["match"] == "m" and len(receipt["hash"]) == 64
-    assert run(sqlite_url, "match", "close-round", "m").exit_code == 0
+    assert run(sqlite_url, "match", "close-round", "m", "--round", "1").exit_code == 0
     public = json.loads(run(sqlite_url, "view", "m", "--json").output)
     assert public["viewer"] == "public"
     assert "amount" not in json.dumps(public["events"])
@@ -138,7 +138,7 @@ def test_without_a_key_a_match_is_created_only_unsigned(sqlite_url, no_key):
                                 "--json")))
     assert created["unsigned"] is True and created["host_key"] is None
     ok(run(sqlite_url, "match", "host", "m", "open_match"))
-    ok(run(sqlite_url, "match", "close-round", "m"))  # an unsigned match closes unsigned
+    ok(run(sqlite_url, "match", "close-round", "m", "--round", "1"))  # closes unsigned
     bundle = Path("m.jsonl")
     ok(run(sqlite_url, "export", "m", "--full", "-o", str(bundle)))
     assert json.loads(bundle.read_text().splitlines()[0])["header"]["unsigned"] is True
@@ -153,12 +153,12 @@ def test_a_signed_match_does_not_close_its_round_once_the_key_is_gone(sqlite_url
     monkeypatch.setenv("ARBITER_HOST_KEY", "")
     monkeypatch.chdir(host_key.parent)
     host_key.rename(host_key.with_suffix(".away"))
-    refused = run(sqlite_url, "match", "close-round", "m")
+    refused = run(sqlite_url, "match", "close-round", "m", "--round", "1")
     assert refused.exit_code == 2 and refused.output.startswith("error: no_host_key: ")
     before = json.loads(ok(run(sqlite_url, "view", "m", "--json")))["as_of"]
     host_key.with_suffix(".away").rename(host_key)
     monkeypatch.setenv("ARBITER_HOST_KEY", str(host_key))
-    ok(run(sqlite_url, "match", "close-round", "m"))
+    ok(run(sqlite_url, "match", "close-round", "m", "--round", "1"))
     after = json.loads(ok(run(sqlite_url, "view", "m", "--json")))["as_of"]
     # created (2 entries), opened (command, MatchOpened, SecretDrawn, RoundOpened); then the
     # close: its command, RoundClosed, RoundOpened (nobody had garnets to lose).
@@ -171,7 +171,7 @@ def test_text_is_plain_in_a_pipe_and_the_view_header_agrees_with_the_summary(sql
                                                                              host_key):
     new_match(sqlite_url)
     ok(run(sqlite_url, "match", "submit", "m", "bid", "amount=4", "--as", "bob"))
-    ok(run(sqlite_url, "match", "close-round", "m"))  # round 1 closed, round 2 open
+    ok(run(sqlite_url, "match", "close-round", "m", "--round", "1"))  # round 2 is open now
     for args in (["view", "m"], ["view", "m", "--round", "1", "--host"], ["games"],
                  ["match", "submit", "m", "bid", "amount=2", "--as", "cy"]):
         text = ok(run(sqlite_url, *args))
@@ -193,7 +193,7 @@ def test_a_receipt_saved_with_the_submission_verifies(sqlite_url, host_key, tmp_
     assert said.exit_code == 0 and f"receipt saved to {receipt}" in said.stderr
     saved = json.loads(receipt.read_text())
     assert saved["match"] == "m" and saved["parts"]["0"]["data"]["args"] == {"amount": 4}
-    ok(run(sqlite_url, "match", "close-round", "m"))
+    ok(run(sqlite_url, "match", "close-round", "m", "--round", "1"))
     bundle = tmp_path / "m.jsonl"
     ok(run(sqlite_url, "export", "m", "--public", "-o", str(bundle)))
     checked = ok(run(sqlite_url, "receipt", "verify", str(receipt), "--bundle", str(bundle)))

@@ -53,7 +53,7 @@ UNKNOWN_MATCH = [
     ["view", "nope", "--player", "ann", "--round", "1"],
     ["match", "submit", "nope", "bid", "amount=1", "--as", "ann"],
     ["match", "spend", "nope", "hint", "--as", "ann"],
-    ["match", "close-round", "nope"],
+    ["match", "close-round", "nope", "--round", "1"],
     ["match", "host", "nope", "open_match"],
     ["match", "deadline", "nope", "2030-01-01T00:00:00Z"],
     ["match", "correct", "nope", "--void", "3", "--reason", "typo"],

@@ -11,6 +11,7 @@ import shutil
 import stat
 import subprocess
 import sys
+from hashlib import sha256
 from pathlib import Path
 
 import pytest
@@ -47,7 +48,9 @@ def test_init_makes_the_store_the_key_and_the_token_and_then_keeps_them(here):
     assert first["key"]["file"] == "arbiter-host.key" and (here / "arbiter.db").exists()
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
     vkey = first["key"]["verifier_key"]
-    assert parse_verifier_key(vkey).name == "arbiter-host"
+    made = parse_verifier_key(vkey)  # named after itself: no other host's key has its name
+    assert made.name == f"arbiter-{sha256(made.public_key).hexdigest()[:12]}"
+    assert first["origin"] == {"prefix": made.name, "chosen": True}  # the key's name
     token = first["host_token"]["token"]
     app = Arbiter("sqlite:///arbiter.db")
     assert Tokens(app).is_host(token)
@@ -67,6 +70,38 @@ def test_init_puts_the_key_where_ARBITER_HOST_KEY_says(here, monkeypatch):
     assert made["key"]["file"] == str(here / "keys" / "spring.key")
     assert made["key"]["verifier_key"].startswith("host.example+")
     assert not (here / "arbiter-host.key").exists()
+
+
+def test_two_hosts_following_the_readme_never_share_an_origin(here, monkeypatch):
+    """Each host's `init` names its key and its logs after the key itself: an auditor who
+    verified the first host's kc-1 verifies the second's too (no false `key_changed`), and a
+    host who prefers their domain sets it before their seasons."""
+    bundles, origins = [], []
+    for host in ("first", "second"):
+        (here / host).mkdir()
+        monkeypatch.chdir(here / host)
+        made = json.loads(arbiter("init", "--json").stdout)
+        origins.append(made["origin"]["prefix"])
+        for line in (["season", "create", "autumn"],
+                     ["season", "register", "autumn", "alice", "bob", "carol"],
+                     ["match", "create", "kc-1", "--season", "autumn", "--game", "sealed_bid",
+                      "--players", "alice,bob,carol"],
+                     ["match", "host", "kc-1", "open_match"],
+                     ["match", "close-round", "kc-1", "--round", "1"],
+                     ["export", "kc-1", "--public", "-o", "kc-1.jsonl"]):
+            arbiter(*line)
+        bundles.append(here / host / "kc-1.jsonl")
+    assert origins[0] != origins[1] and all(o.startswith("arbiter-") for o in origins)
+    for bundle, prefix in zip(bundles, origins, strict=True):
+        assert f"{prefix}/match/kc-1" in arbiter("verify", str(bundle)).stdout
+    # The first host's domain, for the seasons to come; autumn keeps its origin.
+    monkeypatch.chdir(here / "first")
+    arbiter("season", "origin", "games.example.org")
+    assert "games.example.org/season/winter" in arbiter("season", "create", "winter").stdout
+    assert json.loads(arbiter("season", "show", "autumn", "--json").stdout)["origin"] == \
+        f"{origins[0]}/season/autumn"
+    refused = CliRunner().invoke(cli, ["season", "origin", "other.example.org"])
+    assert refused.exit_code == 2 and "origin_set" in refused.output  # the host's: set once
 
 
 def test_the_demo_plays_into_the_users_store_with_the_init_key_and_runs_again(here):

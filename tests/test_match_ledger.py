@@ -188,7 +188,8 @@ def test_several_voids_in_a_row_and_each_refusal_names_what_blocks_it(app):
     app.submit("m1", "host", "open_match")
     first = app.submit("m1", "ann", "bid", {"amount": 3}).seqs[0]
     second = app.submit("m1", "bob", "bid", {"amount": 4}).seqs[0]
-    app.submit("m1", "host", "set_deadline", {"deadline": "2026-11-22T20:00:00Z"})
+    app.submit("m1", "host", "set_deadline", {"deadline": "2026-11-22T20:00:00Z"},
+               at="2026-11-21T20:00:00Z")
     app.submit("m1", "host", "correct", {"void": first, "reason": "sent twice"})
     app.submit("m1", "host", "correct", {"void": second, "reason": "wrong player"})
     assert app.match("m1").state.bids == {}
@@ -355,7 +356,7 @@ def test_a_close_meant_for_a_round_already_closed_is_refused(app):
     app.submit("m1", "host", "open_match")
     app.submit("m1", "host", "close_round")  # the host closed round 1 by hand
     before = app.match("m1").version
-    refused("round_moved_on", app.submit, "m1", "host", "close_round", expect_round=1,
+    refused("round_moved", app.submit, "m1", "host", "close_round", expect_round=1,
             command_id="deadline:m1:1")
     assert app.match("m1").version == before
     first = app.submit("m1", "host", "close_round", expect_round=2, command_id="deadline:m1:2")

@@ -68,7 +68,8 @@ def test_a_void_after_a_snapshot_refolds_from_the_last_turn(tmp_path):
         app.submit("m1", "host", "close_round")
         bids = [app.submit("m1", p, "bid", {"amount": n}).seqs[0]
                 for n, p in enumerate(PLAYERS * 3)]
-        app.submit("m1", "host", "set_deadline", {"deadline": "2026-11-30T20:00:00Z"})
+        app.submit("m1", "host", "set_deadline", {"deadline": "2026-11-30T20:00:00Z"},
+                   at="2026-11-21T20:00:00Z")
         app.submit("m1", "host", "correct", {"void": bids[-1], "reason": "typo"})
         app.submit("m1", "host", "correct", {"void": bids[-2], "reason": "typo"})
     assert snapshots.match("m1").state == plain.match("m1").state

@@ -216,7 +216,8 @@ def test_a_store_whose_checkpoints_another_key_signed_is_named(played):
     other = keys.generate("test-host").verifier_key()
     result = CliRunner().invoke(cli, ["--db", played, "check", "--key", other])
     assert result.exit_code == 1
-    assert result.output.startswith("FAILED unsigned_checkpoint: match m1: a stored checkpoint")
+    assert result.output.startswith("FAILED wrong_host_key: match m1: a stored checkpoint: "
+                                    "signed by test-host+")
 
 
 def test_without_a_key_check_asks_for_one(played, monkeypatch, tmp_path):

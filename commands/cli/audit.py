@@ -73,11 +73,11 @@ def keys_group() -> None:
 
 @keys_group.command("generate", short_help="Make the host's key; print its verifier key.")
 @key_file_option
-@click.option("--name", default="arbiter-host", show_default=True,
+@click.option("--name", default=None,
               help="The key's name in every signature line (no spaces or '+'), for example "
-                   "the host's domain.")
+                   "the host's domain; default: arbiter- and 12 hex digits of the key's own.")
 @json_option
-def keys_generate(key_path: str | None, name: str, as_json: bool) -> None:
+def keys_generate(key_path: str | None, name: str | None, as_json: bool) -> None:
     """Make a key pair in the key file (mode 0600, never replacing one) and print the verifier
     key to publish. `arbiter init` does this and more."""
     from audit import keys

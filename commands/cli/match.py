@@ -240,24 +240,35 @@ def match_spend(ctx: click.Context, match_id: str, action: str, pairs: tuple[str
 
 @match_group.command("close-round", short_help="Close the open round (or phase).")
 @click.argument("match_id", metavar="MATCH")
+@click.option("--round", "round_", type=int, required=True,
+              help="The round you mean (the open one): refused, nothing recorded, once it has "
+                   "moved on.")
+@click.option("--phase", default=None,
+              help="The phase of that round you mean, in the game's name for it (tiebreak, "
+                   "king_gift, ...); default: the phase the round opened with.")
 @click.option("--command", "name", default=None,
               help="A close command of the game (close_tiebreak, ...); default: the game's "
                    "closes in turn until the rules accept one.")
 @json_option
 @click.pass_context
-def match_close(ctx: click.Context, match_id: str, name: str | None, as_json: bool) -> None:
-    """Close the open round (or phase): defaults fill the gaps, results are revealed, and the
-    host's key signs the round's checkpoint."""
+def match_close(ctx: click.Context, match_id: str, round_: int, phase: str | None,
+                name: str | None, as_json: bool) -> None:
+    """Close round N (or its --phase): defaults fill the gaps, results are revealed, and the
+    host's key signs the round's checkpoint. A close typed twice never closes the next round
+    or the tie-break the first one opened: it is refused (round_moved)."""
     from domain.decider import HOST
 
     app = app_of(ctx)
+    if phase is None and name is None:
+        phase = app.phase(match_id, round_)
     closes = [name] if name else list(game_of(app, match_id).CLOSES)
     refusals = []
     for close in closes:
         try:
-            result = app.submit(match_id, HOST, close, {}, at=now())
+            result = app.submit(match_id, HOST, close, {}, at=now(), expect_round=round_,
+                                expect_phase=phase)
         except RuleViolation as error:  # not this phase's close
-            if error.code == "no_host_key":
+            if error.code in ("no_host_key", "round_moved"):
                 raise
             refusals.append(error)
             continue
@@ -289,8 +300,9 @@ def match_host(ctx: click.Context, match_id: str, action: str, pairs: tuple[str,
 @json_option
 @click.pass_context
 def match_deadline(ctx: click.Context, match_id: str, deadline: str, as_json: bool) -> None:
-    """Set the open round's DEADLINE (ISO 8601, UTC when it names no zone): `arbiter serve`
-    closes the round then."""
+    """Set the open round's DEADLINE (ISO 8601, UTC when it names no zone), or `now`:
+    `arbiter serve` closes the round then. A time already past is refused (deadline_past):
+    say `now` to close at once."""
     from domain.decider import HOST
 
     result = app_of(ctx).submit(match_id, HOST, "set_deadline", {"deadline": deadline},

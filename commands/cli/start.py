@@ -36,7 +36,7 @@ class HostKey:
     created: bool
 
 
-def host_key(path: str | None, name: str) -> HostKey:
+def host_key(path: str | None, name: str | None) -> HostKey:
     """The host's key from its key file (`--key`, $ARBITER_HOST_KEY, ./arbiter-host.key),
     made there (mode 0600) when there is none yet."""
     from audit import keys
@@ -62,8 +62,10 @@ key_option = click.option(
     "--key", "key_path", envvar="ARBITER_HOST_KEY", default=None, metavar="PATH",
     help="The host's key file (default ./arbiter-host.key, or $ARBITER_HOST_KEY).")
 name_option = click.option(
-    "--name", default="arbiter-host", show_default=True,
-    help="A new key's name in every signature (no spaces or '+'), e.g. the host's domain.")
+    "--name", default=None,
+    help="A new key's name in every signature and the prefix of every checkpoint origin (no "
+         "spaces or '+'), e.g. the host's domain; default: arbiter- and 12 hex digits of the "
+         "key's own, no other host's.")
 
 
 # -- init -----------------------------------------------------------------------------------
@@ -73,10 +75,12 @@ name_option = click.option(
 @name_option
 @json_option
 @click.pass_context
-def init_command(ctx: click.Context, key_path: str | None, name: str, as_json: bool) -> None:
-    """Set up a host: create the store's tables, the host's signing key (mode 0600) and the
-    host token of the HTTP API, and print the verifier key to publish. Run again, it keeps
-    what exists and says so."""
+def init_command(ctx: click.Context, key_path: str | None, name: str | None,
+                 as_json: bool) -> None:
+    """Set up a host: create the store's tables, the host's signing key (mode 0600), the
+    checkpoint origin prefix no other host has (the key's name) and the host token of the
+    HTTP API, and print the verifier key to publish. Run again, it keeps what exists and says
+    so."""
     from commands.service.tokens import HostToken, Tokens
     from commands.store.raw import store_key_for
     from commands.store.settings import database_url
@@ -86,9 +90,11 @@ def init_command(ctx: click.Context, key_path: str | None, name: str, as_json: b
     store_key = store_key_for(url)
     app, empty = open_store(db_of(ctx), key.signer)
     token = None if HostToken.create_id() in app.repository else Tokens(app).set_host()
+    prefix, chosen = app.choose_origin_prefix()
     data = {"store": {"url": url, "created": empty},
             "key": {"file": str(key.path), "created": key.created,
                     "verifier_key": key.signer.verifier_key()},
+            "origin": {"prefix": prefix, "chosen": chosen},
             "store_key": store_key,
             "host_token": {"created": token is not None, "token": token}}
     render.show(data, as_json, lambda: init_text(data))
@@ -104,6 +110,7 @@ def init_text(data: dict[str, Any]) -> list[Any]:
         ("host key", f"{key['file']}: " + ("created (mode 0600): keep it secret, back it up"
                                            if key["created"] else "kept")),
         ("store key", store_key_text(data["store_key"])),
+        ("origins", origin_text(data["origin"])),
         ("host token", f"{token['token']}  (shown once: keep it for the HTTP API)"
          if token["created"] else "kept (`arbiter tokens host` makes a new one)"),
     ]
@@ -119,6 +126,14 @@ def init_text(data: dict[str, Any]) -> list[Any]:
                             "--players alice,bob,carol,..."),
                 ("the games", "arbiter games"),
                 ("all of it", "README.md, \"Your first hour\"")])]
+
+
+def origin_text(origin: dict[str, Any]) -> str:
+    prefix = origin["prefix"]
+    said = (f"{prefix}/season/ID and {prefix}/match/ID: " + (
+        "chosen now, no other host's (`arbiter season origin DOMAIN` puts your domain in its "
+        "place for the seasons to come)" if origin["chosen"] else "kept"))
+    return said
 
 
 def store_key_text(store_key: dict[str, Any]) -> str:
@@ -139,8 +154,8 @@ def store_key_text(store_key: dict[str, Any]) -> str:
 @name_option
 @json_option
 @click.pass_context
-def demo_command(ctx: click.Context, seeds_dir: str | None, key_path: str | None, name: str,
-                 as_json: bool) -> None:
+def demo_command(ctx: click.Context, seeds_dir: str | None, key_path: str | None,
+                 name: str | None, as_json: bool) -> None:
     """Play every match file of seeds/ into the store (./arbiter.db unless --db says), signed
     with the host's key (made as `arbiter init` makes it, if there is none), check each
     against its expectations, and verify each match's full audit bundle offline; then the
@@ -159,19 +174,22 @@ def demo_command(ctx: click.Context, seeds_dir: str | None, key_path: str | None
     url = database_url(db_of(ctx))
     store_key = store_key_for(url)
     app, _ = open_store(db_of(ctx), key.signer)
+    prefix, chosen = app.choose_origin_prefix()
     say: Callable[..., None] = (lambda *_: None) if as_json else render.out
     say(render.pairs([
         ("store", store_name(url)),
         ("host key", f"{key.path}: " + ("created as `arbiter init` makes it (mode 0600)"
                                         if key.created else "kept")),
         ("store key", store_key_text(store_key)),
-        ("verifier key", key.signer.verifier_key())]))
+        ("origins", origin_text({"prefix": prefix, "chosen": chosen}))]),
+        "verifier key (every checkpoint is signed with its key):", key.signer.verifier_key())
     played = [demo_match(app, path, key.signer, say) for path in files]
     failed = [m["match"] for m in played if m["mismatches"] or not m["audit"]["verified"]]
     seasons = demo_seasons(app, key.signer, folder, say)
     missed = [s["season"] for s in seasons if s["mismatches"] or not s["audit"]["verified"]]
     data = {"store": url, "key_file": str(key.path), "key_created": key.created,
             "store_key": store_key, "verifier_key": key.signer.verifier_key(),
+            "origin": {"prefix": prefix, "chosen": chosen},
             "matches": played, "seasons": seasons}
     if as_json:
         render.show(data, True, list)
@@ -292,7 +310,8 @@ def next_steps(played: list[dict[str, Any]], seasons: list[dict[str, Any]],
              (f"{player}'s view", f"arbiter view {match} --player {player}"),
              ("its audit bundle", f"arbiter export {match} --full -o {match}.jsonl"),
              ("checked offline", f"arbiter verify {match}.jsonl"),
-             ("its page", f"arbiter serve   (then http://127.0.0.1:8000/m/{match})")]
+             ("its page", f"arbiter serve   (then http://127.0.0.1:8000/m/{match})"),
+             ("the host's pages", "arbiter tokens host   (then open its link, once served)")]
     if seasons:
         season = seasons[-1]["season"]
         steps += [("the season", f"arbiter season show {season}"),

@@ -10,10 +10,14 @@ from typing import Any
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
-from audit.keys import Signer
+from audit.bundle import export
+from audit.keys import SHARED_NAME, Signer, own_name
+from audit.notes import parse_verifier_key
 from audit.season_bundle import export_season
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
+from commands.service.guards import check_aim, deadline_args
+from commands.service.keys import check_signed_by
 from commands.service.outcomes import Grant, Outcome, Receipt
 from commands.service.unit_of_work import UnitOfWork
 from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
@@ -27,11 +31,13 @@ from domain.season import (
     DEATH_MATCH,
     DEFAULT_PREFIX,
     FINAL_MATCH,
+    ORIGIN_PREFIX,
     Season,
     ending,
     match_kind,
     match_origin,
 )
+from projections.dashboard import phase_now
 
 ENDINGS = ("MatchEnded", "MatchAbandoned")
 
@@ -52,6 +58,15 @@ class Arbiter(UnitOfWork):
 
     # -- the host -----------------------------------------------------------------------
 
+    def origin(self) -> tuple[str, bool]:
+        """The origin prefix, and whether `arbiter init` chose it (the host may still put
+        their domain in its place); the default `arbiter` counts as chosen."""
+        try:
+            origin: HostOrigin = self.repository.get(HostOrigin.create_id())
+        except AggregateNotFoundError:
+            return DEFAULT_PREFIX, True
+        return origin.prefix, origin.chosen
+
     def origin_prefix(self) -> str:
         """The prefix of every checkpoint origin this host signs (`arbiter` until it is set)."""
         try:
@@ -60,15 +75,38 @@ class Arbiter(UnitOfWork):
             return DEFAULT_PREFIX
 
     def set_origin_prefix(self, prefix: str) -> None:
-        """Set once; setting the same prefix again is a no-op, another one `origin_set`.
-        Seasons record the prefix when they start, so older seasons keep theirs."""
+        """The host's prefix (their domain): set once, or in place of the one `arbiter init`
+        chose; setting the same prefix again is a no-op, another one `origin_set`. Seasons
+        record the prefix when they start, so older seasons keep theirs."""
         def attempt() -> None:
             try:
-                self.repository.get(HostOrigin.create_id()).check_same(prefix)
+                origin: HostOrigin = self.repository.get(HostOrigin.create_id())
             except AggregateNotFoundError:
                 self.save(HostOrigin.set(prefix))
+                return
+            origin.change(prefix)
+            self.save(origin)
 
         self._retrying(attempt, "origin")
+
+    def choose_origin_prefix(self) -> tuple[str, bool]:
+        """A prefix of this host's own when none is set (`arbiter init`): the key's name where it
+        is one of the host's own and a valid prefix (c2sp.org/tlog-checkpoint: a log's key name
+        should be its origin), else one made from the key. (prefix, whether chosen now)."""
+        def attempt() -> tuple[str, bool]:
+            try:
+                return self.repository.get(HostOrigin.create_id()).prefix, False
+            except AggregateNotFoundError:
+                pass
+            if self.signer is None:
+                raise RuleViolation("no_host_key", "no host key to name this host's logs after")
+            prefix = self.signer.name
+            if prefix == SHARED_NAME or not ORIGIN_PREFIX.fullmatch(prefix):
+                prefix = own_name(self.signer.public_key)
+            self.save(HostOrigin.set(prefix, chosen=True))
+            return prefix, True
+
+        return self._retrying(attempt, "origin")
 
     # -- seasons --------------------------------------------------------------------------
 
@@ -125,6 +163,17 @@ class Arbiter(UnitOfWork):
         matches = {m: self.match(m) for m in season.matches}
         match_notes = {m: [n["note"] for n in self.checkpoints(m).notes] for m in matches}
         return export_season(season, notes, matches, match_notes, kind, host_key)
+
+    def bundle(self, match_id: str, kind: str) -> Iterator[str]:
+        """The match's audit bundle (audit.bundle), public or full, its header naming this
+        host's key; refused (`wrong_host_key`) when another key signed its checkpoints."""
+        match = self.match(match_id)
+        checkpoints = self.checkpoints(match_id)
+        notes = [n["note"] for n in checkpoints.notes]
+        host_key = self.signer.verifier_key() if self.signer else None
+        if host_key is not None:
+            check_signed_by(notes, parse_verifier_key(host_key))
+        return export(match, notes, kind, host_key, checkpoints.origin)
 
     def register(self, season: str, player: str, *, at: str | None = None) -> None:
         self.register_all(season, [player], at=at)
@@ -273,10 +322,14 @@ class Arbiter(UnitOfWork):
 
     def submit(self, match_id: str, actor: str, name: str, args: Mapping[str, Any] | None = None,
                *, at: str | None = None, command_id: str | None = None,
-               expect_round: int | None = None) -> Outcome:
+               expect_round: int | None = None, expect_phase: str | None = None) -> Outcome:
         """One command from `actor`. A command id seen before returns the first answer.
-        With `expect_round`, the command is refused (`round_moved_on`) unless that round is
-        still the open one: a deadline close must not close the round after it.
+
+        A command aimed at a round or a phase carries it: with `expect_round`, it is refused
+        (`round_moved`, nothing recorded) unless that round is still the open one, and with
+        `expect_phase` unless the game's phase open now has that name (a close typed twice
+        must not close the tie-break the first one opened). A host's deadline earlier than
+        the command's own time is refused (`deadline_past`): `now` means now (guards.py).
 
         The season is written only when the command moved a season asset or ended the match;
         then the match entries and the season's entries are saved together, or neither."""
@@ -291,16 +344,15 @@ class Arbiter(UnitOfWork):
             with self._writing(Match.create_id(match_id)) as mid:
                 stored = self._stored_now(mid)
                 match = self._load(mid, "unknown_match", match_id, stored)
-                if expect_round is not None and match.round != expect_round and (
-                        command_id is None or command_id not in match.handled):
-                    raise RuleViolation("round_moved_on", f"round {expect_round} is closed; "
-                                        f"round {match.round} is open")
+                fresh = command_id is None or command_id not in match.handled
+                if fresh:
+                    check_aim(match, expect_round, expect_phase, lambda: self.match(match_id))
+                sent = deadline_args(name, actor, dict(args or {}), at, match, command_id)
                 with self._writing(Season.create_id(match.season)) as season_id:
                     season = self._load(season_id, "unknown_season", match.season, stored)
                     if not match.ended and command_id not in match.handled:
                         season.check_is_in(actor)  # an ended match answers in its own words
-                    command = Command(name, actor, dict(args or {}),
-                                      season.garnets(match.players))
+                    command = Command(name, actor, sent, season.garnets(match.players))
                     before, round_before, ended_before = match.version, match.round, match.ended
                     seqs = match.handle(command, at=at, command_id=command_id)
                     changed: list[Any] = [match]
@@ -325,6 +377,15 @@ class Arbiter(UnitOfWork):
                     return self._outcome(match, actor, seqs)
 
         return self._retrying(attempt, match_id)
+
+    def phase(self, match_id: str, round: int) -> str | None:
+        """The phase `round` opened with (the game's name for it), while it is the open round:
+        a close aimed at "round N" means that phase. None once the round is over."""
+        match = self.match(match_id)
+        if match.round != round or match.ended:
+            return None
+        opening: str = phase_now(match)["opening"]
+        return opening
 
     def _post(self, season: Season, match: Match, before: int, at: str | None,
               ended_before: bool) -> bool:

@@ -18,9 +18,12 @@ from commands.web import errors
 from commands.web.limits import RateLimit
 from commands.web.pages import errors as page_errors
 from commands.web.pages import host as host_pages
+from commands.web.pages import host_match as host_match_pages
+from commands.web.pages import host_season as host_season_pages
 from commands.web.pages import player as player_pages
 from commands.web.pages import public as public_pages
 from commands.web.pages.templating import STATIC
+from commands.web.pages.updating import Serving
 from commands.web.routes import host, players, public
 from commands.web.worker import Service, Settings, settings_from_environment
 
@@ -48,9 +51,11 @@ def create_app(settings: Settings) -> FastAPI:
     page_errors.install(app)
     for routes in (public, players, host):
         app.include_router(routes.router)
-    for page_routes in (public_pages, player_pages, host_pages):
+    for page_routes in (public_pages, player_pages, host_pages, host_match_pages,
+                        host_season_pages):
         app.include_router(page_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(Serving)  # the pages say when the views are still catching up
     if settings.cors_origins:  # none by default: only the service's own pages call it
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
                            allow_methods=["GET", "POST"],

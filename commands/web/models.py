@@ -261,21 +261,35 @@ class MatchIn(Body):
                                                    "(tile_joust)")
 
 
+RoundNumber = Annotated[int, Field(strict=True, ge=0, le=2**31), Whole]
+
+
 class CommandIn(Body):
     command: Name
     args: Args = Field(default_factory=dict)
     id: Name | Omitted = Field(default=None, description="Client id: a repeat is answered once")
+    round: RoundNumber | Omitted = Field(
+        default=None, description="The round the command is meant for: refused (round_moved), "
+                                  "nothing recorded, once another round is open")
 
 
 class CloseIn(Body):
     phase: Annotated[Name, StringConstraints(max_length=90)] = Field(
-        default="round", description="round, tiebreak, king_gift, ...")
+        default="round", description="round, tiebreak, king_gift, ...: the close command "
+                                     "close_PHASE")
+    round: RoundNumber = Field(description="The round the close is meant for (the open one, "
+                                           "`round` of the dashboard): refused (round_moved), "
+                                           "nothing recorded, once another round is open")
+
+
+Instant = Annotated[str, StringConstraints(max_length=64), AfterValidator(iso_instant),
+                   Field(json_schema_extra={"format": "date-time"})]
 
 
 class DeadlineIn(Body):
-    deadline: Annotated[str, StringConstraints(max_length=64), AfterValidator(iso_instant)] = \
-        Field(json_schema_extra={"format": "date-time"},
-              description="An ISO 8601 time with its zone, e.g. 2026-11-21T20:00:00Z")
+    deadline: Literal["now"] | Instant = Field(
+        description="An ISO 8601 time with its zone, e.g. 2026-11-21T20:00:00Z, or `now` "
+                    "(a time already past is `deadline_past`, nothing recorded)")
 
 
 class CorrectionIn(Body):

@@ -3,6 +3,7 @@ same functions the projection uses, so an answer never depends on where it came 
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from commands.service.rounds import check_round
@@ -12,7 +13,9 @@ from domain.decider import HOST, PUBLIC
 from domain.match import Reading
 from projections.dashboard import dashboard
 from projections.inbox import inbox
+from projections.projection import TOPICS
 from projections.standings import standings
+from projections.tables import APPLICATION
 from projections.views import view
 
 
@@ -99,3 +102,26 @@ def read_match(svc: Service, match_id: str) -> dict[str, Any] | None:
 
 def read_seasons(svc: Service) -> list[str]:
     return svc.views.seasons()
+
+
+UNREAD_COUNTED = 1000  # beyond this many entries behind, a page says "more than"
+
+
+def caught_up(svc: Service, within: float) -> int:
+    """Wait up to `within` seconds for the views to read what was just recorded (a page drawn
+    right after its form was saved); how many entries are still to read then."""
+    deadline = time.monotonic() + within
+    while (left := entries_to_read(svc)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return left
+
+
+def entries_to_read(svc: Service) -> int:
+    """How many of the store's entries the views have not read yet: 0 when they are up to
+    date (two quick reads), else counted up to `UNREAD_COUNTED` + 1."""
+    position = svc.views.max_tracking_id(APPLICATION) or 0
+    recorder = svc.arbiter.recorder
+    if (recorder.max_notification_id() or 0) <= position:
+        return 0
+    return len(recorder.select_notifications(start=position + 1, limit=UNREAD_COUNTED + 1,
+                                             topics=TOPICS))

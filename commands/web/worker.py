@@ -72,11 +72,12 @@ class Service:
 
     def submit(self, match_id: str, actor: str, name: str, args: Mapping[str, Any],
                command_id: str | None = None, at: str | None = None,
-               expect_round: int | None = None) -> Outcome:
+               expect_round: int | None = None, expect_phase: str | None = None) -> Outcome:
         """One command, stated at `at` (default: now); the application service holds the
         match's writer lock across workers (commands.service.writers)."""
         outcome = self.arbiter.submit(match_id, actor, name, args, at=at or now(),
-                                      command_id=command_id, expect_round=expect_round)
+                                      command_id=command_id, expect_round=expect_round,
+                                      expect_phase=expect_phase)
         self.recorded()
         return outcome
 

@@ -4,6 +4,7 @@ it, and a player and an auditor check it offline."""
 from __future__ import annotations
 
 import json
+from hashlib import sha256
 from pathlib import Path
 
 import pytest
@@ -48,7 +49,7 @@ def host(tmp_path, sqlite_url, monkeypatch):
     submitted = ok(run(sqlite_url, "match", "submit", "m", "bid", "amount=4", "--as", "bob",
                        "--json", key=key))
     (tmp_path / "receipt.json").write_text(submitted)
-    ok(run(sqlite_url, "match", "close-round", "m", key=key))
+    ok(run(sqlite_url, "match", "close-round", "m", "--round", "1", key=key))
     return {"db": sqlite_url, "key": key, "vkey": vkey.strip(), "dir": tmp_path}
 
 
@@ -56,7 +57,8 @@ def test_keys_generate_show_and_never_replace(tmp_path, sqlite_url, monkeypatch)
     monkeypatch.chdir(tmp_path)
     assert "no_host_key" in error_line(run(sqlite_url, "keys", "show"))
     vkey = ok(run(sqlite_url, "keys", "generate")).strip()  # ./arbiter-host.key
-    assert parse_verifier_key(vkey).name == "arbiter-host"
+    made = parse_verifier_key(vkey)  # named after itself: no other host's key has its name
+    assert made.name == f"arbiter-{sha256(made.public_key).hexdigest()[:12]}"
     assert (tmp_path / "arbiter-host.key").exists()
     assert ok(run(sqlite_url, "keys", "show")).strip() == vkey
     assert error_line(run(sqlite_url, "keys", "generate")).startswith("error: key_exists")
@@ -83,7 +85,7 @@ def test_an_unsigned_round_is_signed_on_demand(tmp_path, sqlite_url, monkeypatch
     for args in (["season", "create", "s"], ["season", "register", "s", "ann", "bob", "cy"],
                  ["match", "create", "m", "--season", "s", "--game", "sealed_bid", "--players",
                   PLAYERS, "--unsigned"], ["match", "host", "m", "open_match"],
-                 ["match", "close-round", "m"]):
+                 ["match", "close-round", "m", "--round", "1"]):
         ok(run(sqlite_url, *args))
     assert "no_host_key" in error_line(run(sqlite_url, "checkpoint", "m"))
     key = tmp_path / "late.key"
@@ -109,7 +111,10 @@ def test_export_and_verify(host, known_origins):
     assert refused.exit_code == 1 and refused.stdout.startswith("FAILED key_changed")
     known_origins.unlink()  # a verifier who never saw it: the checkpoints are not the key's
     refused = run(host["db"], "verify", str(public), "--key", stranger)
-    assert refused.exit_code == 1 and refused.stdout.startswith("FAILED unsigned_checkpoint")
+    assert refused.exit_code == 1 and refused.stdout.startswith("FAILED wrong_host_key")
+    signer, expected = parse_verifier_key(host["vkey"]), parse_verifier_key(stranger)
+    assert (f"signed by {signer.name}+{signer.key_id.hex()}, not by {expected.name}+"
+            f"{expected.key_id.hex()}") in refused.stdout
     assert "wrong_host_key" in error_line(run(host["db"], "export", "m", "--public", "-o",
                                               str(public), key=other))
     lines = full.read_bytes().splitlines(keepends=True)

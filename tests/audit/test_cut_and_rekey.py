@@ -129,7 +129,7 @@ def test_re_signed_with_another_key_named_in_the_header(bundle):
     assert str(verified(b"".join(forged)).signer) == MALLORY.verifier_key()
     # ...pinned, it does not.
     key = parse_verifier_key(SIGNER.verifier_key())
-    assert failure(forged, key=key)[0] == "unsigned_checkpoint"
+    assert failure(forged, key=key)[0] == "wrong_host_key"
 
 
 def test_rolled_back_to_a_middle_checkpoint_with_a_fixed_header(bundle):

@@ -102,7 +102,7 @@ def test_cosignature_is_not_a_log_signature() -> None:
     log = parse_verifier_key(CHECKPOINT["vkey"])
     witness = parse_verifier_key(CHECKPOINT["cosigner_vkey_type_0x04"])
     assert log.public_key == witness.public_key and log.key_id != witness.key_id
-    assert code_of(verify_note, CHECKPOINT["checkpoint"], [witness]) == "unverified"
+    assert code_of(verify_note, CHECKPOINT["checkpoint"], [witness]) == "other_key"
 
 
 # Signing and forgeries.
@@ -136,7 +136,15 @@ def test_note_signed_by_another_key_is_rejected() -> None:
     private, key = new_key("arbiter.example/match-1")
     impostor, _ = new_key("arbiter.example/match-1")
     text = checkpoint_body("arbiter.example/match-1", 8, ROOT_8)
-    assert code_of(verify_note, sign_note(text, key.name, impostor), [key]) == "unverified"
+    forged = sign_note(text, key.name, impostor)
+    assert code_of(verify_note, forged, [key]) == "other_key"
+    # The message names the key that did sign: same name, another key ID.
+    signed_by = parse_note(forged).signatures[0]
+    with pytest.raises(NoteError) as refused:
+        verify_note(forged, [key])
+    assert refused.value.message == (f"signed by {key.name}+{signed_by.key_id.hex()}, not by "
+                                     f"{key.name}+{key.key_id.hex()}")
+    assert signed_by.key_id != key.key_id
     # The impostor's signature presented under the real key's ID.
     forged_raw = key.key_id + impostor.sign(text.encode())
     forged = f"{text}\n— {key.name} {b64(forged_raw)}\n"
@@ -182,7 +190,7 @@ def test_keys_colliding_on_name_and_id_are_refused() -> None:
     first, second = (VerifierKey("log", ED25519, pk) for pk in (seen[key_id], public))
     assert first.key_id == second.key_id
     note = CHECKPOINT["checkpoint"]
-    assert code_of(verify_note, note, [first, first]) == "unverified"
+    assert code_of(verify_note, note, [first, first]) == "other_key"
     assert code_of(verify_note, note, [first, second]) == "ambiguous_key"
 
 
@@ -209,7 +217,7 @@ GOOD_LINE = signature_line(PETER)
         ("hello\n\n— PeterNeumann AAAAAA==\n", "malformed_note"),
         ("hello\n\n" + GOOD_LINE + "\n", "malformed_note"),
         ("hello\n\n" + GOOD_LINE, "bad_signature"),
-        ("hello\n\n" + GOOD_LINE.replace("x08g", "x08h"), "unverified"),
+        ("hello\n\n" + GOOD_LINE.replace("x08g", "x08h"), "other_key"),
     ],
 )
 def test_malformed_or_unsigned_notes(note: str | bytes, code: str) -> None:

@@ -116,7 +116,7 @@ def test_a_tampered_proof_or_the_wrong_key_fails(signed):
     flipped = "\n".join([*lines[:2], lines[3], lines[2], *lines[4:]]) + "\n\n" + note
     stranger = parse_verifier_key(keys.generate("host.example").verifier_key())
     for text, key, code in [(moved, KEY, "not_included"), (flipped, KEY, "not_included"),
-                            (proof, stranger, "unsigned_checkpoint"),
+                            (proof, stranger, "wrong_host_key"),
                             ("c2sp.org/tlog-proof@v1\nindex x\n\n" + note, KEY,
                              "malformed_proof")]:
         with pytest.raises(AuditError) as caught:

@@ -191,7 +191,7 @@ def test_failures_of_prove_name_the_receipts_seq(bid):
 def test_a_key_given_to_prove_is_the_one_the_bundle_must_be_signed_by(bid):
     _, receipt, bundle = bid
     stranger = parse_verifier_key(keys.generate("host.example").verifier_key())
-    assert code_of(prove, receipt, io.BytesIO(bundle), key=stranger) == "unsigned_checkpoint"
+    assert code_of(prove, receipt, io.BytesIO(bundle), key=stranger) == "wrong_host_key"
     assert prove(receipt, io.BytesIO(bundle), key=KEY).signer == KEY
 
 

@@ -301,7 +301,7 @@ def test_a_replaced_plaintext_and_a_wrong_salt(full):
     ("matches", [], "unexpected_line"),
     ("kind", "public", "malformed_header"),
     pytest.param("host_key", keys.generate("host.example").verifier_key(),
-                 "unsigned_checkpoint", id="host_key-another-unsigned_checkpoint"),
+                 "wrong_host_key", id="host_key-another-wrong_host_key"),
     ("salt_key", "cd" * 32, "bad_salt"),
 ])
 def test_a_header_that_does_not_tell_the_truth(full, field, value, code):
@@ -318,14 +318,14 @@ def test_a_season_checkpoint_re_signed_with_another_key(public):
     text = parse_note(value[CHECKPOINT]["note"]).text
     other = keys.generate("host.example")
     forged = {CHECKPOINT: {**value[CHECKPOINT], "note": other.sign_note(text)}}
-    assert failure(replaced(public, index, forged)) == ("unsigned_checkpoint",
+    assert failure(replaced(public, index, forged)) == ("wrong_host_key",
                                                         parse_checkpoint(text).size)
     # A header naming the other key: the key the host published, pinned, still refuses it.
     header = values(public)[0]
     header[HEADER]["host_key"] = other.verifier_key()
     lines = replaced(replaced(public, index, forged), 0, header)
     assert failure(lines, key=parse_verifier_key(SIGNER.verifier_key()))[0] == \
-        "unsigned_checkpoint"
+        "wrong_host_key"
 
 
 def test_a_match_checkpoint_re_signed_with_another_key(public):
@@ -333,7 +333,7 @@ def test_a_match_checkpoint_re_signed_with_another_key(public):
     value = values(public)[index]
     note = value[MATCH_CHECKPOINTS]["notes"][0]
     note["note"] = keys.generate("host.example").sign_note(parse_note(note["note"]).text)
-    assert failure(replaced(public, index, value))[0] == "unsigned_checkpoint"
+    assert failure(replaced(public, index, value))[0] == "wrong_host_key"
 
 
 def resigned(lines: list[bytes], number: int, edit) -> list[bytes]:

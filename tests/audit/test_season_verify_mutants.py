@@ -234,7 +234,7 @@ def test_verify_any_reads_a_match_bundle_as_one(public):
     for lines in (data.splitlines(keepends=True), public):
         with pytest.raises(AuditError) as caught:
             verify_any(iter(lines), key=stranger)
-        assert caught.value.code == "unsigned_checkpoint"
+        assert caught.value.code == "wrong_host_key"
     app.close()
 
 

@@ -213,7 +213,7 @@ def test_an_opening_in_a_public_bundle(public, full):
     ("setup_commitment", "0" * 64, "header_mismatch"),
     ("kind", "public", "malformed_header"),
     pytest.param("host_key", keys.generate("host.example").verifier_key(),
-                 "unsigned_checkpoint", id="host_key-another-unsigned_checkpoint"),
+                 "wrong_host_key", id="host_key-another-wrong_host_key"),
     ("host_seed", "t" * 40, "seed_mismatch"),
     ("salt_key", "cd" * 32, "bad_salt"),
     ("unsigned", True, "header_mismatch"),  # the genesis entry does not say so
@@ -258,7 +258,7 @@ def test_a_checkpoint_re_signed_with_another_key(public):
     index, value, text = checkpoint(public, 1)
     for other in (keys.generate("host.example"), keys.generate("mallory.example")):
         assert failure(replaced(public, index, with_note(value, other.sign_note(text)))) == \
-            ("unsigned_checkpoint", parse_checkpoint(text).size)
+            ("wrong_host_key", parse_checkpoint(text).size)
 
 
 def test_a_checkpoint_whose_signature_does_not_verify(public):

@@ -66,7 +66,10 @@ def test_a_pinned_key_must_be_the_one_that_signed(story):
     stranger = parse_verifier_key(keys.generate("host.example").verifier_key())
     with pytest.raises(AuditError) as caught:
         verified(story_bundle, key=stranger)
-    assert caught.value.code == "unsigned_checkpoint"
+    assert caught.value.code == "wrong_host_key"
+    # Named: the key that did sign, beside the one expected (the same name, another key).
+    assert f"signed by {SIGNER.name}+" in caught.value.message
+    assert f"not by host.example+{stranger.key_id.hex()}" in caught.value.message
 
 
 def test_an_unsigned_match_verifies_and_says_nothing_is_signed():

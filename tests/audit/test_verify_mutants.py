@@ -126,7 +126,7 @@ def test_a_signed_match_without_checkpoints_yet_says_nothing_is_signed():
 
 def test_a_stranger_key_pinned_is_refused_even_when_the_header_names_the_right_one(story):
     stranger = parse_verifier_key(keys.generate("host.example").verifier_key())
-    assert failure(bundle_of(story, PUBLIC), key=stranger)[0] == "unsigned_checkpoint"
+    assert failure(bundle_of(story, PUBLIC), key=stranger)[0] == "wrong_host_key"
 
 
 def test_an_empty_bundle_and_a_first_line_that_is_no_header():

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 from pages_harness import FILES, canaries, last_round, play_seeds
 
-from commands.cli.announce import LIMIT, announcement, packed, plain
 from commands.cli.main import cli
 from domain.decider import PUBLIC
 from projections import story
+from projections.announcement import LIMIT, announcement, packed, plain
 from projections.views import view
 
 

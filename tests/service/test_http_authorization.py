@@ -46,7 +46,7 @@ HOST = [
     ("POST", "/matches/{m}/players/ann/token", None),
     ("POST", "/matches/{m}/tokens", {}),
     ("POST", "/matches/{m}/commands", {"command": "open_match"}),
-    ("POST", "/matches/{m}/close", {}),
+    ("POST", "/matches/{m}/close", {"round": 1}),
     ("POST", "/matches/{m}/deadline", {"deadline": "2030-01-01T00:00:00Z"}),
     ("POST", "/matches/{m}/corrections", {"void": 3, "reason": "typo"}),
     ("POST", "/matches/{m}/end", {"reason": "storm"}),

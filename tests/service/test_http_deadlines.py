@@ -57,7 +57,8 @@ def test_a_deadline_closes_its_round_once_with_two_instances_and_across_a_restar
     # The next round's deadline is set, and passes, while the service is down (set before the
     # shutdown, a loaded machine could let it pass while the service still ran).
     second = in_seconds(1)
-    Arbiter(pg_url, signer=SIGNER).submit("m1", HOST, "set_deadline", {"deadline": second})
+    Arbiter(pg_url, signer=SIGNER).submit("m1", HOST, "set_deadline", {"deadline": second},
+                                          at=in_seconds(0))
     time.sleep(1.5)
     assert store.match("m1").round == 2
     with Server(pg_url):
@@ -71,9 +72,10 @@ def test_two_instances_closing_at_the_same_moment_record_one_close(pg_url):
     with Server(pg_url, interval=3600) as one, Server(pg_url, interval=3600) as two:
         token = one.host_token()
         set_up(one.client(token))
-        deadline = in_seconds(-60)
         one.client(token).ok(one.client(token).post("/matches/m1/deadline",
-                                                    {"deadline": deadline}))
+                                                    {"deadline": "now"}))
+        deadline = one.service.arbiter.match("m1").records[-1]["entry"]["public"]["deadline"]
+        time.sleep(1)  # past it, by the clock's whole seconds
         start = threading.Barrier(2)
         answers = {}
 
@@ -107,7 +109,8 @@ def test_a_deadline_in_a_tiebreak_sends_the_close_the_rules_accept(sqlite_url):
     for step in steps[:tiebreak + 1]:
         if not step.expect_error:
             app.submit(file.match, step.actor, step.do, step.args)
-    app.submit(file.match, HOST, "set_deadline", {"deadline": "2026-11-21T21:00:00Z"})
+    app.submit(file.match, HOST, "set_deadline", {"deadline": "2026-11-21T21:00:00Z"},
+               at="2026-11-21T20:00:00Z")
 
     def submit(match_id, actor, name, args, command_id=None, at=None, expect_round=None):
         return app.submit(match_id, actor, name, args, at=at, command_id=command_id,

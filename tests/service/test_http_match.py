@@ -30,9 +30,10 @@ def path_of(file: MatchFile, step: Step) -> str:
     return f"/matches/{file.match}/players/{step.actor}/{kind}"
 
 
-def body_of(step: Step) -> dict[str, Any]:
+def body_of(step: Step, round: int) -> dict[str, Any]:
+    """A close carries the round it means (the open one, as the host's dashboard says)."""
     if step.actor == HOST and step.do.startswith("close_"):
-        return {"phase": step.do.removeprefix("close_")}
+        return {"phase": step.do.removeprefix("close_"), "round": round}
     return {"command": step.do, "args": step.args}
 
 
@@ -78,7 +79,8 @@ def test_the_seed_match_through_the_api_ends_as_arbiter_play_does(pg_url, sqlite
 
         def send(steps: list[Step]) -> None:
             for step in steps:
-                response = clients[step.actor].post(path_of(file, step), body_of(step))
+                round = server.service.arbiter.match(file.match).round
+                response = clients[step.actor].post(path_of(file, step), body_of(step, round))
                 if step.expect_error:
                     assert 400 <= response.status_code < 500, response.text
                     assert response.json()["error"] == step.expect_error, response.text
@@ -136,7 +138,7 @@ def test_a_service_without_a_host_key_creates_only_unsigned_matches(sqlite_url, 
         assert host.get("/matches/m").status_code == 404
         host.ok(host.post("/matches", {**body, "unsigned": True}))
         host.ok(host.post("/matches/m/commands", {"command": "open_match"}))
-        host.ok(host.post("/matches/m/close", {}))
+        host.ok(host.post("/matches/m/close", {"round": 1}))
         assert host.ok(host.get("/matches/m/checkpoints")) == []
         header = json.loads(host.get("/matches/m/bundle").text.splitlines()[0])["header"]
         assert header["unsigned"] is True and header["host_key"] is None

@@ -52,7 +52,7 @@ def test_a_close_reaches_every_listener_and_a_private_answer_only_its_player(db_
         bob.ok(bob.post("/matches/m1/players/bob/commands",
                         {"command": "bid", "args": {"amount": 4}}))
         started = time.monotonic()
-        host.ok(host.post("/matches/m1/close", {}))
+        host.ok(host.post("/matches/m1/close", {"round": 1}))
         for listener in listeners:
             listener.join(timeout=20)
         assert time.monotonic() - started < 5
@@ -76,7 +76,7 @@ def test_a_stream_resumes_after_the_last_event_id(db_url):
     with Server(db_url) as server:
         host = server.client(server.host_token())
         set_up(host)
-        host.ok(host.post("/matches/m1/close", {}))
+        host.ok(host.post("/matches/m1/close", {"round": 1}))
         everything = server.client().events("/matches/m1/events", until=closed)
         resumed = server.client()
         resumed.http.headers["Last-Event-ID"] = str(everything[1]["seq"])

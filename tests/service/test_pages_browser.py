@@ -230,8 +230,9 @@ def test_a_player_votes_and_the_public_page_follows_the_close_live(browser, seed
                 if MATCH in c.text)
     assert "carol" in card.text  # has not voted
     card.find_element(By.CSS_SELECTOR, "button").click()
-    waiting(lambda: "/host/m/" in browser.current_url)
-    screenshot(browser, shots / "host-dashboard.png")
+    waiting(lambda: browser.find_elements(By.CSS_SELECTOR, "#confirm button"))  # asked first
+    browser.find_element(By.CSS_SELECTOR, "#confirm button").click()
+    waiting(lambda: "You closed" in browser.find_element(By.TAG_NAME, "main").text)
 
     browser.switch_to.window(public_tab)
 

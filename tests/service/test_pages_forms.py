@@ -116,25 +116,32 @@ def test_the_host_closes_the_round_from_the_dashboard(live):
     assert client.get("/host").status_code == 401
     dashboard = client.post("/host/session", data={"token": token})
     assert dashboard.status_code == 200 and MATCH in dashboard.text
-    assert "Not submitted yet: alice, bob, carol" in dashboard.text
+    assert "Still to act (11): alice, bob, carol" in dashboard.text
     csrf = csrf_of(dashboard.text)
 
     bad = client.post(f"/host/m/{MATCH}/deadline", data={"csrf": csrf, "deadline": "tomorrow"})
     assert bad.status_code == 422 and "invalid_deadline" in bad.text
-    void = client.post(f"/host/m/{MATCH}/corrections",
-                       data={"csrf": csrf, "void": "9999", "reason": "typo"})
-    assert void.status_code == 422 and "unknown_seq" in void.text
+    void = {"csrf": csrf, "void": "9999", "reason": "typo"}
+    asked = client.post(f"/host/m/{MATCH}/corrections", data=void)
+    assert asked.status_code == 200 and "Void entry #9999?" in asked.text  # asked first
+    void_it = client.post(f"/host/m/{MATCH}/corrections", data={**void, "confirmed": "yes"})
+    assert void_it.status_code == 422 and "unknown_seq" in void_it.text
     version = app.match(MATCH).version
 
-    closed = client.post(f"/host/m/{MATCH}/close", data={"csrf": csrf}, follow_redirects=False)
+    aimed = {"csrf": csrf, "round": "1", "phase": "election", "id": "close-1"}
+    asked = client.post(f"/host/m/{MATCH}/close", data=aimed)
+    assert "11 players have not voted: each loses 1 garnet" in asked.text
+    assert app.match(MATCH).version == version  # nothing yet
+    closed = client.post(f"/host/m/{MATCH}/close", data={**aimed, "confirmed": "yes"},
+                         follow_redirects=False)
     assert closed.status_code == 303
     close = app.match(MATCH).records[version]["entry"]  # nobody voted: all tie at 0
     assert (close["kind"], close["public"]["name"]) == ("CommandAccepted", "close_round")
-    assert client.get(closed.headers["location"]).status_code == 200
+    assert "You closed the election of round 1" in client.get(closed.headers["location"]).text
 
     link = client.post(f"/host/m/{MATCH}/link", data={"csrf": csrf, "player": "carol"})
-    path = re.search(r"(/m/kc-live/join#[\w-]+)", link.text).group(1)
-    assert Tokens(app).holder(MATCH, path.split("#")[1]) == "carol"
+    url = re.search(r"(http://testserver/m/kc-live/join#[\w-]+)", link.text).group(1)
+    assert Tokens(app).holder(MATCH, url.split("#")[1]) == "carol"
 
     out = client.post("/host/logout", data={"csrf": csrf}, follow_redirects=False)
     assert out.status_code == 303 and "Path=/host" in out.headers["set-cookie"]

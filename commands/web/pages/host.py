@@ -1,10 +1,16 @@
-"""The host's dashboard, behind the host token (a cookie scoped to `/host`): every match's
-phase, deadline and who has not submitted, the close button, deadlines, corrections, the
-host's own commands, players' personal links, and each season's standings with garnets."""
+"""The host's pages, behind the host token (a cookie scoped to `/host`): signing in, the
+dashboard (every match's phase in the game's words, who still has to act, its deadline and
+close; the seasons; the checkpoint origin), starting a season, and `check`. A match's page is
+`host_match`, a season's `host_season`.
+
+Every form goes through the application service as the API does; a refusal comes back beside
+its form with the rules' words, nothing recorded.
+"""
 
 from __future__ import annotations
 
 import secrets
+from collections import OrderedDict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request
@@ -12,12 +18,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from audit.errors import AuditError
+from commands.service.check import StoreFault, check_store
 from commands.web.auth import Svc
 from commands.web.edge import Route
 from commands.web.errors import ApiError
-from commands.web.models import MatchId, iso_instant
-from commands.web.pages import forms as posted
-from commands.web.pages.public import told
 from commands.web.pages.session import (
     HOST_COOKIE,
     HOST_PATH,
@@ -29,22 +34,22 @@ from commands.web.pages.session import (
 )
 from commands.web.pages.templating import page, path_part
 from commands.web.reading import (
+    caught_up,
     read_dashboard,
     read_matches,
     read_seasons,
     read_standings,
-    read_view,
 )
-from commands.web.routes.players import client_id
-from commands.web.routes.public import MinSeq
-from commands.web.worker import Service
+from commands.web.worker import Service, now
 from domain.decider import HOST
 from domain.errors import RuleViolation
 from domain.games import get_game
-from projections import story
-from projections.dashboard import close_commands
+from domain.season import DEFAULT_PREFIX
+from projections.dashboard import close_commands, phase_line, phase_words, still_to_act
 
 router = APIRouter(route_class=Route, prefix=HOST_PATH, include_in_schema=False)
+SENT = 1000  # form ids remembered, so a season form sent twice is recorded once
+JUST_SAVED = 1.0  # seconds a host's page waits for the views to read what was just saved
 
 
 @router.get("/join", response_class=HTMLResponse)
@@ -76,125 +81,155 @@ def signed_in_host(svc: Service, request: Request) -> str:
     return token
 
 
-@router.get("", response_class=HTMLResponse)
-def dashboard(request: Request, svc: Svc) -> HTMLResponse:
-    token = signed_in_host(svc, request)
-    matches = read_matches(svc)
-    return page("host.html", csrf=csrf_of(token), matches=matches,
-                dashboards={m["match"]: read_dashboard(svc, m["match"]) for m in matches},
-                standings=[read_standings(svc, s, HOST) for s in read_seasons(svc)])
-
-
-def match_page(svc: Service, match_id: str, token: str, *, min_seq: int = 0,
-               done: str | None = None, refused: dict[str, Any] | None = None,
-               link: dict[str, str] | None = None, status: int = 200) -> HTMLResponse:
-    view = read_view(svc, match_id, HOST, None, min_seq)
-    dashboard = read_dashboard(svc, match_id, min_seq)
-    context = told(view, dashboard["round"])
-    return page("host_match.html", status=status, **context, csrf=csrf_of(token),
-                dashboard=dashboard,
-                forms=[] if context["ended"] else story.forms(view, HOST),
-                form_id=secrets.token_urlsafe(12), done=done, refused=refused, link=link)
-
-
-@router.get("/m/{match_id}", response_class=HTMLResponse)
-def host_match(match_id: MatchId, request: Request, svc: Svc, min_seq: MinSeq = 0,
-               done: Annotated[str | None, Query(max_length=100)] = None) -> HTMLResponse:
-    return match_page(svc, match_id, signed_in_host(svc, request), min_seq=min_seq, done=done)
-
-
-@router.post("/m/{match_id}/{action}", response_model=None)
-async def act(match_id: MatchId, action: str, request: Request, svc: Svc) -> Response:
-    data = await request.form()
-    return await run_in_threadpool(acting, svc, request, match_id, action, data)
-
-
-def acting(svc: Service, request: Request, match_id: str, action: str,
-           data: FormData) -> Response:
-    """One of the dashboard's forms; a refusal comes back beside its form, nothing recorded."""
+def host_form(svc: Service, request: Request, data: FormData) -> str:
+    """The host's token, once the form's CSRF token is the session's."""
     token = signed_in_host(svc, request)
     if not csrf_ok(token, data.get("csrf")):
         raise ApiError(403, "wrong_form", "this form is stale: reload the page")
-    if action not in ACTIONS:
-        raise ApiError(404, "not_found", f"no action {action!r}")
-    back = f"{HOST_PATH}/m/{path_part(match_id)}"
+    return token
+
+
+class Sent:
+    """The form ids this process has recorded (the newest `SENT`): a season form sent twice
+    (a double tap, a reload) is recorded once. A match command's form id is its command id,
+    which the match itself remembers."""
+
+    def __init__(self) -> None:
+        self.ids: OrderedDict[str, str] = OrderedDict()
+
+    def first(self, form_id: str) -> str | None:
+        """Where the first sending of this form went, if it was sent already."""
+        return self.ids.get(form_id) if form_id else None
+
+    def remember(self, form_id: str, to: str) -> None:
+        if form_id:
+            self.ids[form_id] = to
+            while len(self.ids) > SENT:
+                self.ids.popitem(last=False)
+
+
+sent = Sent()
+
+
+def text(data: FormData, name: str, limit: int = 2000) -> str:
+    value = data.get(name)
+    return value.strip()[:limit] if isinstance(value, str) else ""
+
+
+def new_form_id() -> str:
+    return secrets.token_urlsafe(12)
+
+
+# -- the dashboard ----------------------------------------------------------------------------
+
+def board_of(svc: Service, match_id: str) -> dict[str, Any]:
+    """A match's dashboard with the host's words for it."""
+    board = read_dashboard(svc, match_id)
+    live = board["phase"] not in ("configured", "ended", "over")
+    return {**board, "line": phase_line(board), "to_act": still_to_act(board),
+            "words": phase_words(board["game"], board["phase"]),
+            "can_close": live and bool(close_commands(get_game(board["game"])))}
+
+
+def dashboard_page(svc: Service, token: str, *, done: str | None = None,
+                   refused: dict[str, Any] | None = None, status: int = 200) -> HTMLResponse:
+    matches = read_matches(svc)
+    seasons = read_seasons(svc)
+    prefix, chosen = svc.arbiter.origin()
+    return page("host.html", status=status, csrf=csrf_of(token), matches=matches,
+                shared=prefix == DEFAULT_PREFIX,
+                boards={m["match"]: board_of(svc, m["match"]) for m in matches},
+                seasons=seasons, standings=[read_standings(svc, s, HOST) for s in seasons],
+                prefix=prefix, chosen=chosen, form_id=new_form_id(), done=done,
+                refused=refused)
+
+
+DONE = {"origin": "The checkpoint origin is set: seasons started from now on are signed "
+                  "under it.",
+        "season": "The season is started."}
+
+
+@router.get("", response_class=HTMLResponse)
+def dashboard(request: Request, svc: Svc,
+              done: Annotated[str | None, Query(max_length=20)] = None) -> HTMLResponse:
+    token = signed_in_host(svc, request)
+    caught_up(svc, JUST_SAVED)
+    return dashboard_page(svc, token, done=DONE.get(done or ""))
+
+
+@router.post("/origin", response_model=None)
+async def set_origin(request: Request, svc: Svc) -> Response:
+    data = await request.form()
+    return await run_in_threadpool(origin_form, svc, request, data)
+
+
+def origin_form(svc: Service, request: Request, data: FormData) -> Response:
+    token = host_form(svc, request, data)
     try:
-        if action == "link":
-            player = str(data.get("player") or "")
-            check_plays_in(svc, match_id, player)
-            link = {"player": player, "path": f"/m/{path_part(match_id)}/join#"
-                                              f"{svc.tokens.issue(match_id, player)}"}
-            return match_page(svc, match_id, token, link=link)
-        act = ACTIONS[action]
-        assert act is not None  # a link is answered above
-        names, args = act(svc, match_id, data)
-        name, seqs = send(svc, match_id, names, args, data)
+        svc.arbiter.set_origin_prefix(text(data, "prefix", 200))
     except RuleViolation as error:
-        refused = {"action": action, "command": str(data.get("command") or ""), "values": {},
-                   "code": error.code, "message": error.message}
-        return match_page(svc, match_id, token, refused=refused, status=422)
-    return RedirectResponse(f"{back}?min_seq={seqs[-1]}&done={name}", status_code=303)
+        return dashboard_page(svc, token, refused=refusal("origin", error, data), status=422)
+    return RedirectResponse(f"{HOST_PATH}?done=origin", status_code=303)
 
 
-def check_plays_in(svc: Service, match_id: str, player: str) -> None:
-    if player not in story.players_of(read_view(svc, match_id, HOST, None, 0)):
-        raise RuleViolation("unknown_player", f"{player!r} does not play in {match_id}")
+@router.post("/seasons", response_model=None)
+async def new_season(request: Request, svc: Svc) -> Response:
+    data = await request.form()
+    return await run_in_threadpool(season_form, svc, request, data)
 
 
-def send(svc: Service, match_id: str, name: str | list[str], args: dict[str, Any],
-         data: FormData) -> tuple[str, list[int]]:
-    """The command, or the first of the game's closes the rules accept (as `arbiter match
-    close-round` and the deadlines do)."""
-    form_id = str(data.get("id") or "")[:100] or None
-    names = [name] if isinstance(name, str) else name
-    refusals = []
-    for each in names:
-        try:
-            return each, svc.submit(match_id, HOST, each, args, client_id(HOST, form_id)).seqs
-        except RuleViolation as error:  # not this phase's close
-            refusals.append(error)
-    raise refusals[0] if refusals else RuleViolation("wrong_state", "this game has no closes")
-
-
-def closing(svc: Service, match_id: str, data: FormData) -> tuple[Any, dict[str, Any]]:
-    game = read_dashboard(svc, match_id)["game"]
-    return close_commands(get_game(game)), {}
-
-
-def deadline(svc: Service, match_id: str, data: FormData) -> tuple[Any, dict[str, Any]]:
-    when = str(data.get("deadline") or "").strip()
+def season_form(svc: Service, request: Request, data: FormData) -> Response:
+    token = host_form(svc, request, data)
+    name = text(data, "name", 100)
+    form_id = text(data, "id", 100)
+    again = sent.first(form_id)
+    if again is not None:
+        return RedirectResponse(again, status_code=303)
     try:
-        iso_instant(when)
-    except ValueError as error:
-        raise RuleViolation("invalid_deadline", str(error)) from None
-    return "set_deadline", {"deadline": when}
+        svc.arbiter.create_season(name, at=now())
+    except RuleViolation as error:
+        return dashboard_page(svc, token, refused=refusal("season", error, data), status=422)
+    svc.recorded()
+    to = f"{HOST_PATH}/s/{path_part(name)}?done=season"
+    sent.remember(form_id, to)
+    return RedirectResponse(to, status_code=303)
 
 
-def correction(svc: Service, match_id: str, data: FormData) -> tuple[Any, dict[str, Any]]:
-    reason = str(data.get("reason") or "")
-    void = str(data.get("void") or "").strip()
-    if void:
-        return "correct", {"void": posted.number_or_text(void), "reason": reason}
-    args = posted.parsed("args", str(data.get("args") or "{}"), strict=True)
-    return "correct", {"as": str(data.get("as") or ""), "command": str(data.get("command") or ""),
-                       "args": args, "reason": reason}
+def refusal(action: str, error: RuleViolation, data: FormData) -> dict[str, Any]:
+    """A refused form, to show beside it with the values that were sent."""
+    return {"action": action, "code": error.code, "message": error.message,
+            "values": {k: v for k, v in data.items() if k not in ("csrf", "id")
+                       and isinstance(v, str)}}
 
 
-def ending(svc: Service, match_id: str, data: FormData) -> tuple[Any, dict[str, Any]]:
-    return "end", {"reason": str(data.get("reason") or "")}
+# -- check ------------------------------------------------------------------------------------
+
+@router.get("/check", response_class=HTMLResponse)
+def check(request: Request, svc: Svc) -> HTMLResponse:
+    token = signed_in_host(svc, request)
+    return page("host_check.html", csrf=csrf_of(token), report=None)
 
 
-def host_command(svc: Service, match_id: str, data: FormData) -> tuple[Any, dict[str, Any]]:
-    name = str(data.get("command") or "").strip()
-    if "free.args" in data:
-        found = posted.parsed("arguments", str(data["free.args"]) or "{}", strict=True)
-        return name, found if isinstance(found, dict) else {"": found}
-    view = read_view(svc, match_id, HOST, None, 0)
-    form = next((f for f in story.forms(view, HOST) if f["command"] == name), None)
-    declared = story.declared(view["game"], name)
-    return name, posted.args_of(data, posted.field_kinds(form) or declared,
-                                {n: a.get("items") for n, a in declared.items()})
+@router.post("/check", response_model=None)
+async def run_check(request: Request, svc: Svc) -> Response:
+    data = await request.form()
+    return await run_in_threadpool(checking, svc, request, data)
 
 
-ACTIONS = {"close": closing, "deadline": deadline, "corrections": correction, "end": ending,
-           "commands": host_command, "link": None}  # link: a player's personal link
+def checking(svc: Service, request: Request, data: FormData) -> Response:
+    """`arbiter check` on this service's store, with its key: the same findings, or the first
+    forged or missing entry named."""
+    token = host_form(svc, request, data)
+    signer = svc.arbiter.signer
+    key = None
+    if signer is not None:
+        from audit.notes import parse_verifier_key
+
+        key = parse_verifier_key(signer.verifier_key())
+    try:
+        found = check_store(svc.arbiter, key)
+    except (StoreFault, AuditError) as fault:
+        report = {"intact": False, "code": fault.code, "message": fault.message}
+    else:
+        report = {"intact": True, "findings": found.findings()}
+    return page("host_check.html", csrf=csrf_of(token), report=report)

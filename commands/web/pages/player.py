@@ -35,6 +35,7 @@ from commands.web.routes.players import client_id
 from commands.web.routes.public import MinSeq, Round
 from commands.web.worker import Service
 from domain.errors import RuleViolation
+from domain.games import get_game
 from projections import story
 
 router = APIRouter(route_class=Route, prefix="/m/{match_id}", include_in_schema=False)
@@ -124,8 +125,11 @@ def send(svc: Service, request: Request, match_id: str, data: FormData) -> Respo
     name = str(data.get("command") or "").strip()
     form_id = str(data.get("id") or "")[:100] or None
     try:
-        outcome = svc.submit(match_id, player, name, args_for(svc, match_id, player, name, data),
-                             client_id(player, form_id))
+        args = args_for(svc, match_id, player, name, data)
+        asked = spend_asked(svc, match_id, player, token, name, args, data)
+        if asked is not None:
+            return asked
+        outcome = svc.submit(match_id, player, name, args, client_id(player, form_id))
     except RuleViolation as error:
         refused = {"command": name, "code": error.code, "message": error.message,
                    "values": {k: data.getlist(k) for k in data
@@ -134,6 +138,24 @@ def send(svc: Service, request: Request, match_id: str, data: FormData) -> Respo
                            status=422)
     seq = outcome.receipt.seq if outcome.receipt else outcome.seqs[0]
     return RedirectResponse(f"{match_path(match_id)}/me?sent={seq}#sent", status_code=303)
+
+
+def spend_asked(svc: Service, match_id: str, player: str, token: str, name: str,
+                args: dict[str, Any], data: FormData) -> HTMLResponse | None:
+    """A spend cannot be undone: the page says what it costs and asks first (None once the
+    player has confirmed, or for a command that costs nothing)."""
+    price = getattr(get_game(read_view(svc, match_id, player, None, 0)["game"]), "SPENDS",
+                    {}).get(name)
+    if price is None or data.get("confirmed") == "yes":
+        return None
+    told = f" ({story.compact(args)})" if args else ""
+    kept = [(k, v) for k, v in data.multi_items() if isinstance(v, str)
+            and k not in ("csrf", "confirmed")]
+    return page("confirm.html", match=match_id, title=f"Spend {price} garnets on {name}",
+                said=[f"{name}{told} costs {price} garnets, taken from your season balance at "
+                      "once: a spend is not given back."],
+                action=f"{match_path(match_id)}/me/commands", kept=kept, csrf=csrf_of(token),
+                back=f"{match_path(match_id)}/me", aimed=False)
 
 
 def args_for(svc: Service, match_id: str, player: str, name: str,

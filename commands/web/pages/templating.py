@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
+from commands.web.pages.updating import updating
 from projections.story import game_name
 
 HERE = Path(__file__).resolve().parent.parent
@@ -45,4 +46,7 @@ HEADERS = {
 
 
 def page(template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """The template rendered, with how far the views are behind the log (every page says
+    when they are still catching up)."""
+    context.setdefault("updating", updating())
     return HTMLResponse(render(template, **context), status_code=status, headers=HEADERS)

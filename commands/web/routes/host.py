@@ -49,8 +49,9 @@ router = APIRouter(route_class=HostRoute, tags=["host"],
 
 
 def command(svc: Service, match_id: str, name: str, args: dict[str, Any],
-            command_id: str | None = None) -> OutcomeOut:
-    return OutcomeOut.of(svc.submit(match_id, HOST, name, args, client_id(HOST, command_id)))
+            command_id: str | None = None, expect_round: int | None = None) -> OutcomeOut:
+    return OutcomeOut.of(svc.submit(match_id, HOST, name, args, client_id(HOST, command_id),
+                                    expect_round=expect_round))
 
 
 # -- seasons --------------------------------------------------------------------------------
@@ -162,17 +163,17 @@ def issue_tokens(match_id: MatchId, body: TokensIn, svc: Svc) -> list[TokenOut]:
 @router.post("/matches/{match_id}/commands",
              summary="A host command, e.g. open_match or record_dmo")
 def host_command(match_id: MatchId, body: CommandIn, svc: Svc) -> OutcomeOut:
-    return command(svc, match_id, body.command, body.args, body.id)
+    return command(svc, match_id, body.command, body.args, body.id, body.round)
 
 
 @router.post("/matches/{match_id}/close",
              summary="Close the open round (or phase): defaults fill gaps, results revealed")
 def close(match_id: MatchId, body: CloseIn, svc: Svc) -> OutcomeOut:
-    return command(svc, match_id, f"close_{body.phase}", {})
+    return command(svc, match_id, f"close_{body.phase}", {}, expect_round=body.round)
 
 
 @router.post("/matches/{match_id}/deadline",
-             summary="Set the open round's deadline: the service closes the round then")
+             summary="Set the open round's deadline (or `now`): the service closes the round then")
 def deadline(match_id: MatchId, body: DeadlineIn, svc: Svc) -> OutcomeOut:
     return command(svc, match_id, "set_deadline", {"deadline": body.deadline})
 

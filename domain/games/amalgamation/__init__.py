@@ -24,9 +24,9 @@ from domain.games.amalgamation.draws import GAME_ID, ROLES
 from domain.games.amalgamation.evolve import evolve
 from domain.games.amalgamation.picture import picture
 from domain.games.amalgamation.results import finished, results, round_of
-from domain.games.amalgamation.setup import Setup, Teams, Variants
+from domain.games.amalgamation.setup import SETUP_HELP, Setup, Teams, Variants
 from domain.games.amalgamation.state import State
-from domain.games.amalgamation.story import forms, narrate, scoreboard
+from domain.games.amalgamation.story import PHASES, acting, forms, narrate, on_close, scoreboard
 from domain.games.amalgamation.summary import summary_start, summary_step
 from domain.rng import Rng
 
@@ -51,19 +51,23 @@ __all__ = [
     "CLOSES",
     "COMMANDS",
     "GAME_ID",
+    "PHASES",
     "ROLES",
     "RULES_VERSION",
+    "SETUP_HELP",
     "SPENDS",
     "Setup",
     "State",
     "Teams",
     "Variants",
+    "acting",
     "decide",
     "evolve",
     "finished",
     "forms",
     "initial_state",
     "narrate",
+    "on_close",
     "picture",
     "results",
     "round_of",

@@ -113,3 +113,22 @@ def teams_are_valid(red: object, white: object, players: list[str]) -> bool:
 def in_roster_order(players: Sequence[str], members: Sequence[str]) -> list[str]:
     """A set of players as payloads list them: in roster order."""
     return [p for p in players if p in members]
+
+
+# Each setup field in the rulebook's words (docs/games/amalgamation.md), for the set-up page.
+SETUP_HELP = {
+    "gamewide_tiebreak": "The six players, highest first (2.3); empty: drawn from the seed.",
+    "mm_winner": "The player who may set the first Minus Auction order (the last Main Match's "
+                 "winner); empty: nobody (AM-R17, AM-R37).",
+    "dm_winner": "The player who may pick the Kong teams (the last Death Match's winner); "
+                 "empty: nobody (AM-R36, AM-R37).",
+    "default_teams": "{\"red\": [3 ids], \"white\": [3 ids]}: the teams when the DM winner "
+                     "picks none; empty: drawn.",
+    "tile_schedule": "Seven lists of five tiles holding -1 to -35 once each, round by round; "
+                     "empty: drawn (AM-R3).",
+    "variants": "The configurable rulings (rulebook 2.2), as an object; each left out keeps its "
+                "default: starting_money 400, kd_tie_reveals_amount false, ma_rotation "
+                "tiebreak_winner_only, ma_streak_scoring once_per_streak, "
+                "ti_zero_amount_eligible true, four_plus_top_tie no_winner, "
+                "garnet_rate_if_no_submissions 13.",
+}

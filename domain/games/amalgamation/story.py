@@ -672,3 +672,46 @@ def form(
             for arg, given in spec.args.items()
         ],
     }
+
+
+# the host's words: the phase open now, who it waits on, what its close does
+
+PHASES = {
+    "not_started": "waiting for the opening",
+    "pregame": "the pre-game (rate, order and teams)",
+    "round": "a round's submissions",
+    "resolving": "a round being resolved",
+    "scored": "between rounds",
+    "ec_decision": "the EC decision",
+    "over": "over",
+}
+
+
+def acting(view: Mapping[str, Any]) -> list[str]:
+    """Every player in the pre-game and in a round; the deciders in the EC decision."""
+    if view["phase"] in ("pregame", "round"):
+        return list(view["players"])
+    if view["phase"] == "ec_decision":
+        return list(view["end"]["deciders"])
+    return []
+
+
+def on_close(view: Mapping[str, Any], waiting: Sequence[str]) -> str | None:
+    """What the host's close does now, in a sentence (the page asks before it is sent)."""
+    phase, missing = view["phase"], len(waiting)
+    have = "s have" if missing != 1 else " has"
+    if phase == "pregame":
+        return ("The pre-game closes: the rate is the mean of those proposed, the order and the "
+                "teams are the winners' picks, else the defaults; round 1 opens.")
+    if phase == "round":
+        if not missing:
+            return f"Everyone has submitted for round {view['round']}: the round is resolved."
+        return (f"{missing} player{have} not submitted for round {view['round']}: each plays "
+                "the defaults ($0, bids of 0, a drawn Chip Thief role), then the round is "
+                "resolved.")
+    if phase == "ec_decision":
+        if not missing:
+            return "Every decider has chosen: the choices decide the EC."
+        return (f"{missing} decider{have} not chosen and {'are' if missing != 1 else 'is'} "
+                "not counted; the choices sent decide the EC.")
+    return None

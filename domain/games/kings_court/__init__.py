@@ -21,10 +21,10 @@ from domain.games.kings_court.evolve import evolve
 from domain.games.kings_court.picture import picture
 from domain.games.kings_court.player_commands import ANNOYED_CHECK_PRICE, PEEK_PRICE
 from domain.games.kings_court.results import finished, results, round_of
-from domain.games.kings_court.setup import RoleSet, Setup
+from domain.games.kings_court.setup import SETUP_HELP, RoleSet, Setup
 from domain.games.kings_court.specs import COMMANDS
 from domain.games.kings_court.state import State
-from domain.games.kings_court.story import forms, narrate, scoreboard
+from domain.games.kings_court.story import PHASES, acting, forms, narrate, on_close, scoreboard
 from domain.games.kings_court.summary import summary_start, summary_step
 from domain.rng import Rng
 
@@ -47,17 +47,21 @@ __all__ = [
     "CLOSES",
     "COMMANDS",
     "GAME_ID",
+    "PHASES",
     "RULES_VERSION",
+    "SETUP_HELP",
     "SPENDS",
     "RoleSet",
     "Setup",
     "State",
+    "acting",
     "decide",
     "evolve",
     "finished",
     "forms",
     "initial_state",
     "narrate",
+    "on_close",
     "picture",
     "results",
     "round_of",

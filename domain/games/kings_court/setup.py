@@ -126,3 +126,27 @@ def check_name_list(
             f"{where}: needs a duke and a noble as the lists show roles"
             + ("" if setup.lists_may_include_king else ", and no king")
         )
+
+
+# Each setup field in the rulebook's words (docs/games/kings_court.md), for the set-up page.
+SETUP_HELP = {
+    "games": "Up to 4 role sets given by hand, game 1 first (rulebook 2.4); games beyond the "
+             "list are drawn from the seed.",
+    "king_peek_answers": "Duke or noble: the answers given, in order, to peeks at the King; then "
+                         "the seeded coin.",
+    "tiebreak_default_picks": "Players picked, in order, by the tie-breaks the King leaves "
+                              "undecided; then the rule below.",
+    "annoyed_scope": "Where the Judge lies (KC-R3): all_judge_info, checks_and_peeks or "
+                     "pair_checks_only.",
+    "allow_negative_garnets": "Penalties may take more garnets than a player has (KC-R9).",
+    "tiebreak_default": "The King's missing tie-break choice: random (seeded) or seat_order "
+                        "(KC-R11).",
+    "lists_use": "The lists' \"one Duke, one Noble\" read as the Judge shows roles "
+                 "(judge_view), or by true_roles (KC-R13).",
+    "lists_may_include_king": "The third name of a list may be the King (KC-R13).",
+    "ec_bonus": "The election bonus counts in the EC score (always), or only separates equal "
+                "vote counts (tiebreak_only) (KC-R24).",
+    "ec_majority": "An EC ballot wins with a strict majority of the winning party "
+                   "(strict_of_party), or with the most ballots (plurality_of_ballots) (KC-R25).",
+    "peek_uses_judge_view": "Paid peeks at non-Kings see the annoyed players swapped (KC-R27).",
+}

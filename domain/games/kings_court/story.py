@@ -207,3 +207,73 @@ def winning_party(view: View) -> list[str]:
     roles = view["roles"].get(str(view["game"]), {})
     wanted = {"king": "king", "dukes": "duke", "nobles": "noble"}.get(winner or "")
     return [player for player, role in roles.items() if role == wanted]
+
+
+# the host's words: the phase open now, who it waits on, what its close does
+
+PHASES = {
+    "not_started": "waiting for the opening",
+    ELECTION: "the election",
+    TIEBREAK: "the tie-break",
+    "between_games": "between two games",
+    KING_GIFT: "the King's gift",
+    EC_VOTE: "the EC vote",
+    DEADLOCK_COIN: "the deadlock coin, played outside Arbiter",
+    AWAITING_DMO: "waiting for the DMO",
+    "over": "over",
+}
+
+
+def king_of(view: View) -> list[str]:
+    roles = view["roles"].get(str(view["game"]), {})
+    return [player for player, role in roles.items() if role == "king"]
+
+
+def acting(view: View) -> list[str]:
+    """Who the open phase waits on, from the host's summary: the voters of an election (every
+    player outside the court, the King included), the King in a tie-break and in his gift, the
+    winning party in the EC vote; nobody but the host in the deadlock coin and the DMO."""
+    phase = view["phase"]
+    if phase == ELECTION:
+        return [player for player in view["players"] if player not in view["court"]]
+    if phase in (TIEBREAK, KING_GIFT):
+        return king_of(view)
+    if phase == EC_VOTE:
+        return winning_party(view)
+    return []
+
+
+def chose(view: View, kind: str) -> bool:
+    """Whether the King sent his `kind` choice in the open phase."""
+    game, round = view["game"], view["round"]
+    return any(r["kind"] == kind
+               and (r.get("game"), r.get("round")) in ((game, round), (None, None))
+               for r in view["receipts"])
+
+
+def on_close(view: View, waiting: Sequence[str]) -> str | None:
+    """What the host's close does now, in a sentence (the page asks before it is sent)."""
+    phase, missing = view["phase"], len(waiting)
+    if phase == ELECTION:
+        if not missing:
+            return "Everyone outside the court has voted: the votes are counted and published."
+        return (f"{missing} player{'s have' if missing != 1 else ' has'} not voted: each loses "
+                "1 garnet (at most what they hold), then the votes are counted and published.")
+    king = ", ".join(king_of(view)) or "the King"
+    if phase == TIEBREAK:
+        if chose(view, "tiebreak"):
+            return f"{king} has chosen: that choice joins the court."
+        return (f"{king} has not chosen: the default decides who joins (the next explicit pick "
+                "if eligible, else the variant's rule).")
+    if phase == KING_GIFT:
+        if chose(view, "king_gift"):
+            return f"{king} has chosen: that Duke and that Noble get 1 Token of Life each."
+        return (f"{king} has not chosen: the earliest-elected Duke and Noble in the court get 1 "
+                "Token of Life each.")
+    if phase == EC_VOTE:
+        if not missing:
+            return "The whole winning party has voted: the ballots decide the EC."
+        return (f"{missing} of the winning party {'have' if missing != 1 else 'has'} not voted: "
+                "each counts as an abstention; the ballots decide the EC, else the garnets, "
+                "else the deadlock coin.")
+    return None

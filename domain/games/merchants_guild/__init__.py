@@ -23,9 +23,9 @@ from domain.games.merchants_guild.guild import (
 )
 from domain.games.merchants_guild.picture import picture
 from domain.games.merchants_guild.results import finished, results, round_of
-from domain.games.merchants_guild.setup import Bill, Setup
+from domain.games.merchants_guild.setup import SETUP_HELP, Bill, Setup
 from domain.games.merchants_guild.state import State
-from domain.games.merchants_guild.story import forms, narrate, scoreboard
+from domain.games.merchants_guild.story import PHASES, acting, forms, narrate, on_close, scoreboard
 from domain.games.merchants_guild.summary import summarize, summary_start, summary_step
 from domain.rng import Rng
 
@@ -48,17 +48,21 @@ __all__ = [
     "CLOSES",
     "COMMANDS",
     "GAME_ID",
+    "PHASES",
     "RULES_VERSION",
+    "SETUP_HELP",
     "SPENDS",
     "Bill",
     "Setup",
     "State",
+    "acting",
     "decide",
     "evolve",
     "finished",
     "forms",
     "initial_state",
     "narrate",
+    "on_close",
     "picture",
     "results",
     "round_of",

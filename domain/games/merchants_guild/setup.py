@@ -207,3 +207,31 @@ def check_leads(leads: list[int], pairs: list[list[int]] | None) -> None:
         pair_of = {bill: index for index, pair in enumerate(pairs) for bill in pair}
         if len({pair_of[lead] for lead in leads}) != len(leads):
             raise ValueError("week1_leads: leads must come from distinct pairs")
+
+
+# Each setup field in the rulebook's words (docs/games/merchants_guild.md), for the set-up page.
+SETUP_HELP = {
+    "bills": "The catalog: one entry {number, title, effects} for each number 1 to 60 (MG-R1).",
+    "pairs": "The 30 hidden pairs of bill numbers, every bill in one pair; left out, the seed "
+             "draws them (MG-R4).",
+    "alignments": "Each player's 3 houses, the 10 players on the 10 combinations; left out, the "
+                  "seed draws them (MG-R5).",
+    "week1_leads": "0 to 3 bills, from different pairs, that lead week 1's pairs (MG-R6).",
+    "nominate_presented": "A nomination or push of a bill already on a ballot: refused (reject) "
+                          "or accepted with no effect (ignore) (MG-R13).",
+    "week8_selection_actions": "Nominations, pushes and look-ups in week 8: refused (reject) or "
+                               "accepted (allow), look-ups answered at the week-8 deadline "
+                               "(MG-R14).",
+    "lookup_limit_per_week": "At most this many partner look-ups per player per week; empty: no "
+                             "limit (MG-R18).",
+    "max_extra_investigations": "Extra investigations a player may buy in week 4 (MG-R20).",
+    "blackmail_evaluation": "Victims judged at once (simultaneous) or one by one in seat order "
+                            "on the gold they hold then (sequential_seat_order) (MG-R22).",
+    "insolvent_tax": "A player who cannot pay the tax loses what they have (take_all) or keeps "
+                     "their 0 or 1 gold (take_none) (MG-R25).",
+    "all_tied_losers": "When all ten paid and hold the same gold: all lose (all), or nobody "
+                       "(none) (MG-R27).",
+    "bills_tol_field": "Who the bills Token of Life is ranked among: payers_first, or "
+                       "all_then_require_payer (nobody gets it if the first is not a payer) "
+                       "(MG-R30).",
+}

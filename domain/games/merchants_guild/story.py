@@ -572,3 +572,37 @@ CHOICES: dict[str, Callable[[Mapping[str, Any], str], dict[str, Any] | None]] = 
     "extra_investigate": extra_choices,
     "blackmail": blackmail_choices,
 }
+
+
+# the host's words: the phase open now, who it waits on, what its close does
+
+PHASES = {
+    "configured": "waiting for the opening",
+    "week": "an ordinary week",
+    "investigation_week": "the investigation week",
+    "blackmail_week": "the blackmail week",
+    "final_week": "the final week",
+    "over": "over",
+    "abandoned": "ended early",
+}
+OPEN_WEEKS = ("week", "investigation_week", "blackmail_week", "final_week")
+
+
+def acting(view: Mapping[str, Any]) -> list[str]:
+    """Every player may act in every week (MG-R37)."""
+    return list(view["players"]) if view["phase"] in OPEN_WEEKS else []
+
+
+def on_close(view: Mapping[str, Any], waiting: Sequence[str]) -> str | None:
+    """What `close_week` does now, in a sentence (the page asks before it is sent)."""
+    if view["phase"] not in OPEN_WEEKS:
+        return None
+    voted = view["votes"].get(str(view["week"]), {})
+    missing = [player for player in view["players"] if player not in voted]
+    then = ("the settlement runs and the match is over" if view["phase"] == "final_week"
+            else "the week's bills are decided and next week's ballot is published")
+    if not missing:
+        return f"Everyone has voted in week {view['week']}: {then}."
+    return (f"{len(missing)} player{'s have' if len(missing) != 1 else ' has'} not voted in week "
+            f"{view['week']} and cast{'' if len(missing) != 1 else 's'} no votes (nobody loses "
+            f"a garnet); {then}.")

@@ -22,9 +22,9 @@ from domain.games.tile_joust.draws import GAME_ID
 from domain.games.tile_joust.evolve import evolve
 from domain.games.tile_joust.picture import picture
 from domain.games.tile_joust.results import finished, results, round_of
-from domain.games.tile_joust.setup import Setup
+from domain.games.tile_joust.setup import SETUP_HELP, Setup
 from domain.games.tile_joust.state import State
-from domain.games.tile_joust.story import forms, narrate, scoreboard
+from domain.games.tile_joust.story import PHASES, acting, forms, narrate, scoreboard
 from domain.games.tile_joust.summary import summarize, summary_start, summary_step
 from domain.rng import Rng
 
@@ -49,10 +49,13 @@ __all__ = [
     "CLOSES",
     "COMMANDS",
     "GAME_ID",
+    "PHASES",
     "RULES_VERSION",
+    "SETUP_HELP",
     "SPENDS",
     "Setup",
     "State",
+    "acting",
     "decide",
     "evolve",
     "finished",

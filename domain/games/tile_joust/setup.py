@@ -126,3 +126,27 @@ def check_orderings(setup: Setup) -> None:
             raise ValueError(
                 f"orderings[{number - 1}]: must be a permutation of {values[0]}..{values[-1]}"
             )
+
+
+# Each setup field in the rulebook's words (docs/games/tile_joust.md), for the set-up page.
+SETUP_HELP = {
+    "variant": "death_match or final_match (a Death Match and the Final are made from the "
+               "season's page).",
+    "dmo": "Death Match only: the DMO, one of the two players.",
+    "first_picker": "Final only: the player who picks an item.",
+    "item_allocation": "Final only: {player: [items]} instead of the pick (each item once, one "
+                       "player 1, the other 2).",
+    "orderings": "The host's orderings of sets 1, 2, ...: each a permutation of 1..13 (Death "
+                 "Match) or 0..13 (Final); sets not given are drawn (3.3).",
+    "starting_chips": "Chips of each player.",
+    "sets": "Sets before the final joust (1 to 99).",
+    "joust_tile_cap": "Tiles one player may put into one joust.",
+    "turn_timeout_s": "Seconds per bidding turn, joust step and other decision (TJ-R13); the "
+                      "host's timeout enforces it.",
+    "min_opening_bid": "The least first bid of an auction (TJ-R3).",
+    "default_next_tile": "Next-tile choice on timeout (TJ-R5): smaller, or larger.",
+    "fm_leftover_default": "Final's leftover choice on timeout (TJ-R16): keep_higher, or "
+                           "keep_lower.",
+    "inversion_colour": "Colour after Tile Inversion (TJ-R17): follows_value, or unchanged.",
+    "conceal_scope": "Whose groups Conceal hides (TJ-R18): all_tiles, or own_tiles.",
+}

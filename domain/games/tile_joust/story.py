@@ -497,3 +497,26 @@ def form(command: str, **choices: list[Any] | None) -> dict[str, Any]:
     fields = [{"name": name, "kind": arg.kind, "label": arg.label, "required": arg.required,
                "choices": choices.get(name)} for name, arg in spec.args.items()]
     return {"command": command, "label": spec.label, "fields": fields}
+
+
+# the host's words: the phase open now and who it waits on (no close: a step ends by the
+# players, or by the host's `timeout` of the one who owes it)
+
+PHASES = {
+    "not_started": "waiting for the opening",
+    "opening": "the opening",
+    "item_pick": "the item pick",
+    "auction": "a tile auction",
+    "next_tile": "the choice of the next tile",
+    "leftovers": "the leftover tiles",
+    "item_window": "the item window",
+    "joust": "a joust",
+    "between_sets": "between two sets",
+    "final_joust": "the final joust",
+    "over": "over",
+}
+
+
+def acting(view: Data) -> list[str]:
+    """Who owes a decision now (the host's `timeout` applies the default to them)."""
+    return pending_players(view)

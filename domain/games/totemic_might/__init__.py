@@ -24,9 +24,9 @@ from domain.games.totemic_might.draws import GAME_ID
 from domain.games.totemic_might.evolve import evolve
 from domain.games.totemic_might.picture import picture
 from domain.games.totemic_might.results import finished, results, round_of
-from domain.games.totemic_might.setup import SeriesPair, Setup, SnakeHint
+from domain.games.totemic_might.setup import SETUP_HELP, SeriesPair, Setup, SnakeHint
 from domain.games.totemic_might.state import State
-from domain.games.totemic_might.story import forms, narrate, scoreboard
+from domain.games.totemic_might.story import PHASES, acting, forms, narrate, on_close, scoreboard
 from domain.games.totemic_might.summary import summary_start, summary_step
 from domain.rng import Rng
 
@@ -53,18 +53,22 @@ __all__ = [
     "CLOSES",
     "COMMANDS",
     "GAME_ID",
+    "PHASES",
     "RULES_VERSION",
+    "SETUP_HELP",
     "SPENDS",
     "SeriesPair",
     "Setup",
     "SnakeHint",
     "State",
+    "acting",
     "decide",
     "evolve",
     "finished",
     "forms",
     "initial_state",
     "narrate",
+    "on_close",
     "picture",
     "results",
     "round_of",

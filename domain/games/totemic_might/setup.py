@@ -201,3 +201,40 @@ def check_configuration(setup: Setup) -> None:
         raise ValueError(f"end_player_count: at most {PLAYER_COUNT}")
     if setup.final_max_attempts is not None and setup.final_max_attempts < 1:
         raise ValueError("final_max_attempts: null (unlimited) or at least 1")
+
+
+# Each setup field in the rulebook's words (docs/games/totemic_might.md), for the set-up page.
+SETUP_HELP = {
+    "snake_hints": "The ten hints {letter, text, lift, claim?} (required: the host writes them).",
+    "garnet_history": "Per player, earlier posted garnet counts, most recent first.",
+    "weights": "All 20 totems, weights 1 to 20 each once; empty: drawn.",
+    "starting_totems": "One distinct totem per player; empty: drawn.",
+    "spirit_pool": "10 distinct totems, none a starting totem (only with starting_totems); empty: "
+                   "drawn.",
+    "series": "The rounds' series {A: [5 totems], B: [5 totems]}, A and B disjoint; empty: "
+              "drawn.",
+    "draws": "Pinned draws by test key (rulebook 2.4).",
+    "publish_schedule": "Publish the host's series at the opening (TM-R8).",
+    "starting_chips": "Chips each player starts with.",
+    "bet_min_per_series": "The least bet on one series.",
+    "bet_max_per_series": "The most on one series (TM-R1).",
+    "bet_max_per_round": "The most on A and B together (TM-R1).",
+    "end_chip_threshold": "Chips at or below which a player counts towards the end.",
+    "end_player_count": "How many players at or below the threshold end the auctions.",
+    "weighings_per_round": "Scale uses per player per round.",
+    "snake_max_uses": "Snake wagers per player per match.",
+    "snake_lifts_distinct": "The hint lifts are 11 to 20 each once (else any values in 11 to 20).",
+    "wolf_modulus": "Wolf answers the difference modulo this.",
+    "wolf_restriction": "What a Wolf wager is restricted to: totem (TM-R15) or season.",
+    "bear_cost": "Bear's price in garnets.",
+    "bear_fine_extra": "The extra garnet for Bear's 5-wide band.",
+    "fox_garnet_cost": "Fox's price when paid in garnets.",
+    "tie_rotation": "How ties rotate (TM-R4): all_but_last, or first_only.",
+    "balloons_on_trial_scale": "Balloons may go on the trial scale (TM-R12).",
+    "weighing_results": "Weighing answers at once (immediate) or all at the deadline "
+                        "(at_deadline).",
+    "final_max_attempts": "Balance attempts allowed in the final challenge; empty: no limit "
+                          "(TM-R22).",
+    "guess_penalty": "Points lost per correct guess against you.",
+    "opal_requires_correct_guess": "The Opal challenge needs at least one correct guess (TM-R26).",
+}

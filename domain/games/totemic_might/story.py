@@ -205,3 +205,38 @@ def standing_guesses(view: View, viewer: str) -> list[str]:
         elif sent["kind"] == "withdraw_guess" and sent["target"] in standing:
             standing.remove(sent["target"])
     return standing
+
+
+# the host's words: the phase open now, who it waits on, what its deadline does
+
+PHASES = {
+    "not_started": "waiting for the opening",
+    "auction": "an auction round",
+    "final_weighing": "the final weighing round",
+    "final_challenge": "the final challenge",
+    "over": "over",
+}
+
+
+def acting(view: Mapping[str, Any]) -> list[str]:
+    """Every player may act in every open round (rulebook 3.5)."""
+    return list(view["chips"]) if view["phase"] not in ("not_started", "over") else []
+
+
+def on_close(view: Mapping[str, Any], waiting: Sequence[str]) -> str | None:
+    """What the host's deadline does now, in a sentence (the page asks before it is sent)."""
+    phase, missing = view["phase"], len(waiting)
+    have = "s have" if missing != 1 else " has"
+    if phase == "auction":
+        if not missing:
+            return "Everyone has sent something: the auction is resolved and the next round opens."
+        return (f"{missing} player{have} sent nothing this round: each bets 1 chip on each series "
+                "they can bid in and their picks are drawn; the auction is resolved and the next "
+                "round opens.")
+    if phase == "final_weighing":
+        return ("The final weighing round closes: the final challenge opens, with the final "
+                "pieces issued.")
+    if phase == "final_challenge":
+        return ("The final deadline: every player not balanced gets one more failure mark and a "
+                "final weight of 0; the match is over.")
+    return None

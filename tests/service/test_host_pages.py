@@ -1,0 +1,329 @@
+"""The host's pages without a browser: a season set up from its page (players pasted, grants
+previewed then saved, a transfer, a ruling, a match from the game's setup form), the match's
+page in the game's words (a tie-break is a tie-break, only the King acts), closes and
+deadlines guarded (confirmed first, refused once the round has moved on, a past deadline
+refused, nothing recorded), links as full URLs, bundles that verify, the announcement, check,
+and the banner of views still catching up."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+from fastapi.testclient import TestClient
+from service_harness import eventually
+
+from audit.notes import parse_verifier_key
+from audit.season_verify import verify_season
+from audit.verify import verify
+from commands.cli.matchfile import Step, load, prepare_season
+from commands.service.arbiter import Arbiter
+from commands.service.tokens import Tokens
+from commands.web.app import create_app
+from commands.web.worker import Settings
+from domain.records import headline
+from projections.announcement import announcement
+from projections.views import view
+from tests.support.host_key import SIGNER
+
+SEED = Path(__file__).resolve().parents[2] / "seeds" / "kings_court-king-win.json"
+ELEVEN = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",
+          "ken"]
+
+
+def csrf_of(page: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+
+
+def text_of(page: str) -> str:
+    """What a reader reads: the page without its tags, spaces folded."""
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[tuple[Arbiter, str]]:
+    url = f"sqlite:///{tmp_path}/host.db"
+    app = Arbiter(url, signer=SIGNER)
+    yield app, url
+    app.close()
+
+
+class Host(NamedTuple):
+    client: TestClient  # entered: the service runs (leave with `with client:`)
+    csrf: str
+    token: str  # the host token, for the API
+
+
+def signed_in(url: str, app: Arbiter, **settings: Any) -> Host:
+    client = TestClient(create_app(Settings(url=url, signer=SIGNER, **settings)))
+    client.__enter__()
+    token = Tokens(app).set_host()
+    page = client.post("/host/session", data={"token": token})
+    assert page.status_code == 200
+    return Host(client, csrf_of(page.text), token)
+
+
+def caught_up(client: TestClient, app: Arbiter, match: str) -> None:
+    views = client.app.state.service.views  # type: ignore[attr-defined]
+    eventually(lambda: views.seqs([match]) == {match: app.match(match).version})
+
+
+def test_a_host_sets_up_a_season_from_its_page(store):
+    app, url = store
+    client, csrf, _ = signed_in(url, app)
+    with client:
+        started = client.post("/host/seasons", data={"csrf": csrf, "name": "autumn"})
+        assert started.url.path == "/host/s/autumn" and "The season is started" in started.text
+        client.post("/host/s/autumn/players", data={"csrf": csrf, "players": " ".join(ELEVEN)})
+        assert app.season("autumn").players == ELEVEN
+
+        # Grants pasted: a preview first, nothing saved; a line that cannot be read stops it.
+        lines = ("player,amount,reason\nbob,10,season start\ncarol,5\ncarol,-2,late, twice\n"
+                 "zed,3\n")
+        preview = client.post("/host/s/autumn/grants",
+                              data={"csrf": csrf, "lines": lines, "reason": "welcome"})
+        said = text_of(preview.text)
+        assert "2 bob +10 garnets season start" in said and "3 carol +5 garnets welcome" in said
+        assert "4 carol -2 garnets late, twice" in said
+        assert "zed is not a player of this season" in said and "nothing is saved" in said
+        fixed = lines.replace("zed,3", "ken,tol:1")
+        preview = client.post("/host/s/autumn/grants",
+                              data={"csrf": csrf, "lines": fixed, "reason": "welcome"})
+        assert "Save these 4 grants" in preview.text and "+1 tol welcome" in text_of(preview.text)
+        assert "+13 garnets in all" in text_of(preview.text)
+        assert app.season("autumn").balances["bob"]["garnets"] == 0  # still nothing
+        save = {"csrf": csrf, "lines": fixed, "reason": "welcome", "confirmed": "yes",
+                "id": "grants-1"}
+        client.post("/host/s/autumn/grants", data=save)
+        client.post("/host/s/autumn/grants", data=save)  # a double tap: recorded once
+        balances = app.season("autumn").balances
+        assert (balances["bob"]["garnets"], balances["carol"]["garnets"]) == (10, 3)
+        assert balances["ken"]["tol"] == 1
+
+        client.post("/host/s/autumn/transfer", data={
+            "csrf": csrf, "giver": "bob", "receiver": "dave", "amount": "4", "reason": "a deal"})
+        refused = client.post("/host/s/autumn/transfer", data={
+            "csrf": csrf, "giver": "dave", "receiver": "bob", "amount": "99", "reason": "x"})
+        assert refused.status_code == 422 and 'value="99"' in refused.text  # values kept
+        client.post("/host/s/autumn/ruling", data={
+            "csrf": csrf, "player": "ken", "tol": "-1", "opal": "0", "moe": "1", "status": "",
+            "reason": "spent a ToL"})
+        balances = app.season("autumn").balances
+        assert (balances["bob"]["garnets"], balances["dave"]["garnets"]) == (6, 4)
+        assert (balances["ken"]["tol"], balances["ken"]["moe"]) == (0, 1)
+
+        # A match from the game picker and the game's setup form.
+        picker = client.get("/host/s/autumn/new")
+        assert "King's Court" in text_of(picker.text) and 'name="game"' in picker.text
+        form = client.get("/host/s/autumn/new?game=kings_court")
+        assert 'name="setup.tiebreak_default"' in form.text and 'value="kc-1"' in form.text
+        assert "The King's missing tie-break choice" in text_of(form.text)  # explained
+        fields = {"csrf": csrf, "game": "kings_court", "kind": "main", "match": "kc-1",
+                  "setup.tiebreak_default": "seat_order", "setup.annoyed_scope":
+                  "all_judge_info", "setup.peek_uses_judge_view": "true",
+                  "setup.lists_may_include_king": "true", "id": "create-1"}
+        short = client.post("/host/s/autumn/new", data={**fields, "players": ELEVEN[:10]})
+        assert short.status_code == 422 and "11 players" in short.text
+        assert "checked" in short.text  # the ticks are kept
+        made = client.post("/host/s/autumn/new", data={**fields, "players": ELEVEN})
+        assert made.url.path == "/host/m/kc-1"
+        match = app.match("kc-1")
+        assert match.players == ELEVEN
+        setup = headline(match.records[1])["data"]["setup"]  # the sealed setup entry
+        assert setup["tiebreak_default"] == "seat_order"  # changed
+        assert setup["annoyed_scope"] == "all_judge_info"  # the default
+
+
+def tied(app: Arbiter) -> str:
+    """The King's Court seed (grace is King) up to its first tie, in round 3: the election
+    closed tied, so the tie-break is open in the same round."""
+    file = load(SEED)
+    prepare_season(app, file)
+    app.create_match(match_id=file.match, season=file.season, game=file.game,
+                     setup={"players": file.players, **file.setup}, host_seed=file.host_seed,
+                     salt_key=file.salt_key)
+    steps = [Step(actor=p, do="contribute", args={"text": t})
+             for p, t in file.contributions.items()] + file.commands
+    for step in steps[:next(i for i, s in enumerate(steps) if s.do == "tiebreak")]:
+        if not step.expect_error:
+            app.submit(file.match, step.actor, step.do, step.args)
+    return file.match
+
+
+def test_a_tiebreak_in_the_games_words_and_a_stale_close_refused(store):
+    app, url = store
+    match = tied(app)
+    assert app.match(match).round == 3
+    client, csrf, token = signed_in(url, app)
+    with client:
+        caught_up(client, app, match)
+        said = text_of(client.get(f"/host/m/{match}").text)
+        assert "Round 3: the tie-break; only grace acts." in said
+        assert "Still to act (1): grace." in said
+        assert "grace has not chosen: the default decides who joins" in said
+        assert "Close round 3" not in said and "Close the tie-break…" in said
+        board = text_of(client.get("/host").text)
+        assert "Round 3: the tie-break; only grace acts." in board
+        before = app.match(match).version
+
+        # A form drawn before the election closed (a second tab, the back button).
+        stale = {"csrf": csrf, "round": "3", "phase": "election", "id": "stale",
+                 "confirmed": "yes"}
+        refused = client.post(f"/host/m/{match}/close", data=stale)
+        assert refused.status_code == 422
+        assert ("round_moved : round 3 of kings-court-king-win has moved on from the election to "
+                "the tie-break; nothing was recorded") in text_of(refused.text)
+        # The API: a close aimed at round 2.
+        api = TestClient(client.app, headers={"Authorization": f"Bearer {token}"})
+        answer = api.post(f"/matches/{match}/close", json={"phase": "tiebreak", "round": 2})
+        assert answer.status_code == 422 and answer.json()["error"] == "round_moved"
+        late = api.post(f"/matches/{match}/deadline", json={"deadline": "2020-01-01T00:00:00Z"})
+        assert late.status_code == 422 and late.json()["error"] == "deadline_past"
+        assert app.match(match).version == before
+
+        # The close the page shows, confirmed, sent twice (a double tap): recorded once.
+        aimed = {"csrf": csrf, "round": "3", "phase": "tiebreak", "id": "close-tb"}
+        asked = client.post(f"/host/m/{match}/close", data=aimed)
+        assert "Close the tie-break of round 3?" in text_of(asked.text)
+        assert app.match(match).version == before
+        first = client.post(f"/host/m/{match}/close", data={**aimed, "confirmed": "yes"},
+                            follow_redirects=False)
+        after = app.match(match).version
+        again = client.post(f"/host/m/{match}/close", data={**aimed, "confirmed": "yes"},
+                            follow_redirects=False)
+        assert first.status_code == again.status_code == 303 and after > before
+        assert app.match(match).version == after
+        closed = [r for r in app.match(match).records[before:] if r["role"] == "command"]
+        assert [r["entry"]["public"]["name"] for r in closed] == ["close_tiebreak"]
+        assert "You closed the tie-break of round 3" in client.get(first.headers["location"]).text
+
+
+def test_deadlines_are_typed_in_local_time_and_a_past_one_is_refused(store):
+    app, url = store
+    match = tied(app)
+    client, csrf, _ = signed_in(url, app)
+    with client:
+        caught_up(client, app, match)
+        before = app.match(match).version
+        aimed = {"csrf": csrf, "round": "3", "phase": "tiebreak"}
+        # The year mistyped: JavaScript off, the typed time read as UTC.
+        past = client.post(f"/host/m/{match}/deadline", data={**aimed, "deadline":
+                                                              "2020-11-21T20:00"})
+        assert past.status_code == 422 and "deadline_past" in past.text
+        assert app.match(match).version == before
+        # JavaScript on: the browser sends the UTC instant of the local time typed.
+        client.post(f"/host/m/{match}/deadline", data={**aimed, "deadline": "2099-11-21T21:00",
+                                                       "deadline_utc": "2099-11-21T20:00:00.000Z",
+                                                       "id": "d1"})
+        set_ = app.match(match).records[-1]["entry"]["public"]
+        assert set_ == {"round": 3, "deadline": "2099-11-21T20:00:00.000Z"}
+        page = client.get(f"/host/m/{match}").text
+        assert '<time datetime="2099-11-21T20:00:00.000Z" data-local>' in page
+        assert 'data-until="2099-11-21T20:00:00.000Z"' in page  # the countdown's
+        # Now: asked first, then the deadline is the moment it arrived.
+        asked = client.post(f"/host/m/{match}/deadline", data={**aimed, "now": "yes", "id": "d2"})
+        assert "Close round 3 now, by its deadline?" in text_of(asked.text)
+        version = app.match(match).version
+        client.post(f"/host/m/{match}/deadline", data={**aimed, "now": "yes", "id": "d2",
+                                                       "confirmed": "yes"})
+        now = app.match(match).records[-1]["entry"]
+        assert app.match(match).version == version + 2
+        assert now["public"] == {"round": 3, "deadline": now["at"]}
+
+
+def test_links_bundles_announcement_and_check_from_the_match_page(store):
+    app, url = store
+    match = tied(app)
+    client, csrf, _ = signed_in(url, app)
+    with client:
+        caught_up(client, app, match)
+        asked = client.post(f"/host/m/{match}/links", data={"csrf": csrf})
+        assert "11 new personal links" in text_of(asked.text)
+        issued = client.post(f"/host/m/{match}/links", data={"csrf": csrf, "confirmed": "yes"})
+        links = re.findall(rf"(http://testserver/m/{match}/join#[\w-]+)", issued.text)
+        assert len(set(links)) == 11
+        holders = {Tokens(app).holder(match, link.split("#")[1]) for link in links}
+        assert holders == set(load(SEED).players)
+        assert "grace, your personal link for kings-court-king-win" in issued.text
+
+        page = text_of(client.get(f"/host/m/{match}").text)
+        public = view(app.match(match), "public", 3)
+        told = announcement(public, 3, app.checkpoints(match).notes, "http://testserver")
+        assert "Announce round 3 in the chat" in page
+        assert "**King's Court · kings-court-king-win · " in told[0]
+        assert all(re.sub(r"\s+", " ", message) in page for message in told)
+
+        full = client.get(f"/host/m/{match}/bundle?kind=full")
+        assert full.headers["content-disposition"].endswith(f'"{match}-full.jsonl"')
+        audit = verify((line + b"\n" for line in full.content.splitlines()),
+                       key=parse_verifier_key(SIGNER.verifier_key()))
+        assert audit.entries == app.match(match).version
+        season = client.get(f"/host/s/{load(SEED).season}/bundle")
+        assert verify_season(line + b"\n" for line in season.content.splitlines()).entries == \
+            app.season(load(SEED).season).version
+
+        checked = text_of(client.post("/host/check", data={"csrf": csrf}).text)
+        assert "Intact: the store holds." in checked
+
+
+def test_views_catching_up_are_said_on_every_page(store):
+    app, url = store
+    app.create_season("autumn")  # SeasonStarted; its checkpoints started and signed: 3 entries
+    client = signed_in(url, app, projections=False).client
+    with client:
+        for path in ("/", "/host", "/s/autumn", "/host/s/autumn"):
+            said = text_of(client.get(path).text)
+            assert "Updating: 3 entries to read." in said, path
+        assert "Not read yet: the views are still catching up" in text_of(
+            client.get("/host").text)
+    fresh, _, _ = signed_in(url, app)
+    with fresh:
+        eventually(lambda: "Updating" not in fresh.get("/host").text)
+
+
+def test_a_players_spend_is_asked_first(store):
+    """A spend cannot be undone: the player's page says what it costs before it is sent."""
+    app, url = store
+    match = tied(app)
+    client = signed_in(url, app).client
+    with client:
+        caught_up(client, app, match)
+        me = client.post(f"/m/{match}/session", data={"token": Tokens(app).issue(match, "bob")})
+        csrf = csrf_of(me.text)
+        before, garnets = app.match(match).version, app.season("demo").balances["bob"]["garnets"]
+        peek = {"csrf": csrf, "command": "peek", "arg.target": "alice", "id": "peek-1"}
+        asked = client.post(f"/m/{match}/me/commands", data=peek)
+        said = text_of(asked.text)
+        assert "Spend 8 garnets on peek?" in said  # docs/games/kings_court.md: a peek is 8
+        assert "peek (target alice) costs 8 garnets" in said
+        assert app.match(match).version == before
+        client.post(f"/m/{match}/me/commands", data={**peek, "confirmed": "yes"})
+        assert app.match(match).version > before
+        assert app.season("demo").balances["bob"]["garnets"] == garnets - 8
+
+
+def test_the_final_of_the_last_two_from_the_seasons_page(store):
+    app, url = store
+    client, csrf, _ = signed_in(url, app)
+    with client:
+        client.post("/host/seasons", data={"csrf": csrf, "name": "winter"})
+        client.post("/host/s/winter/players", data={"csrf": csrf, "players": "amy ben cal"})
+        assert "Create the Final" not in client.get("/host/s/winter").text  # three are in
+        client.post("/host/s/winter/ruling", data={"csrf": csrf, "player": "cal", "tol": "0",
+                                                   "opal": "0", "moe": "0",
+                                                   "status": "eliminated", "reason": "left"})
+        said = text_of(client.get("/host/s/winter").text)
+        assert "Two players remain, amy and ben: Create the Final…" in said
+        form = client.get("/host/s/winter/new?kind=final").text
+        assert '<option value="ben">ben</option>' in form and 'name="setup.dmo"' not in form
+        made = client.post("/host/s/winter/new", data={
+            "csrf": csrf, "game": "tile_joust", "kind": "final", "match": "final",
+            "setup.first_picker": "ben"})
+        assert made.url.path == "/host/m/final", text_of(made.text)[-700:]
+        setup = headline(app.match("final").records[1])["data"]["setup"]
+        assert (setup["variant"], setup["first_picker"], setup["players"]) == \
+            ("final_match", "ben", ["amy", "ben"])
