@@ -83,7 +83,15 @@ def screenshot(driver: Any, path: Path, tallest: int = 2600) -> None:
 
 
 def waiting(check: Callable[[], Any], timeout: float = 20) -> Any:
-    return eventually(check, timeout=timeout, every=0.1)
+    """Like `eventually`, where an element gone stale means the page is still reloading."""
+
+    def settled() -> Any:
+        try:
+            return check()
+        except StaleElementReferenceException:
+            return None
+
+    return eventually(settled, timeout=timeout, every=0.1)
 
 
 def fits(driver: Any) -> bool:
