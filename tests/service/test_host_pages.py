@@ -175,8 +175,9 @@ def test_a_tiebreak_in_the_games_words_and_a_stale_close_refused(store):
                  "confirmed": "yes"}
         refused = client.post(f"/host/m/{match}/close", data=stale)
         assert refused.status_code == 422
-        assert ("round_moved : round 3 of kings-court-king-win has moved on from the election to "
-                "the tie-break; nothing was recorded") in text_of(refused.text)
+        # A sentence, its code a small label beside it.
+        assert ("Round 3 of kings-court-king-win has moved on from the election to the "
+                "tie-break; nothing was recorded. round_moved") in text_of(refused.text)
         # The API: a close aimed at round 2.
         api = TestClient(client.app, headers={"Authorization": f"Bearer {token}"})
         answer = api.post(f"/matches/{match}/close", json={"phase": "tiebreak", "round": 2})
@@ -298,8 +299,9 @@ def test_a_players_spend_is_asked_first(store):
         peek = {"csrf": csrf, "command": "peek", "arg.target": "alice", "id": "peek-1"}
         asked = client.post(f"/m/{match}/me/commands", data=peek)
         said = text_of(asked.text)
-        assert "Spend 8 garnets on peek?" in said  # docs/games/kings_court.md: a peek is 8
-        assert "peek (target alice) costs 8 garnets" in said
+        # docs/games/kings_court.md: a peek is 8 garnets, a question to the Judge about a player
+        assert "Spend 8 garnets on your question to the Judge about alice?" in said
+        assert "Your question to the Judge about alice costs 8 garnets" in said
         assert app.match(match).version == before
         client.post(f"/m/{match}/me/commands", data={**peek, "confirmed": "yes"})
         assert app.match(match).version > before

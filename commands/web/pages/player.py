@@ -36,7 +36,7 @@ from commands.web.routes.public import MinSeq, Round
 from commands.web.worker import Service
 from domain.errors import RuleViolation
 from domain.games import get_game
-from projections import story
+from projections import story, words
 
 router = APIRouter(route_class=Route, prefix="/m/{match_id}", include_in_schema=False)
 
@@ -84,22 +84,61 @@ def player_page(svc: Service, match_id: str, player: str, token: str, *, round: 
     standings = read_standings(svc, season, player) if season else None
     mine = next((r for r in (standings or {}).get("players", []) if r["player"] == player),
                 None)
-    context = told(view, open_round_of(svc, match_id, round))
-    live = round is None and not context["ended"]
-    return page("player.html", status=status, **context, player=player, round=round,
-                forms=story.forms(view, player) if live else [],
-                receipts=[sent_of(r) for r in inbox["receipts"]],
-                private=story.chapters({**view, "events": inbox["told"]}),
+    return page("player.html", status=status,
+                **seen_by(view, inbox, player, round, open_round_of(svc, match_id, round)),
                 garnets=mine.get("garnets") if mine else None, csrf=csrf_of(token),
                 form_id=secrets.token_urlsafe(12), sent=sent, refused=refused)
 
 
-def sent_of(receipt: dict[str, Any]) -> dict[str, Any]:
-    """A receipt as the page lists it: the command the player sent, and where it is."""
+def seen_by(view: dict[str, Any], inbox: dict[str, Any], player: str, round: int | None,
+            open_round: int | None) -> dict[str, Any]:
+    """What the player's page shows of their view and their inbox: the story, their part,
+    what they may send and what they have sent, in words."""
+    context = told(view, open_round)
+    live = round is None and not context["ended"]
+    forms = story.forms(view, player) if live else []
+    receipts = [sent_of(view["game"], r) for r in inbox["receipts"]]
+    return {**context, "player": player, "round": round, "forms": forms,
+            "receipts": receipts, "role": words.role(view, player),
+            "now": standing_now(view["game"], receipts, forms, open_round) if live else [],
+            "private": story.told_alone(view, inbox["told"], context["chapters"])}
+
+
+def sent_of(game: str, receipt: dict[str, Any]) -> dict[str, Any]:
+    """A receipt as the page lists it: the command the player sent, in words, and where it
+    is."""
     command: dict[str, Any] = next((p["data"] for p in receipt["parts"].values()
                     if p["kind"] == "CommandAccepted"), {})
+    name, args = str(command.get("name", "")), command.get("args") or {}
     return {"seq": receipt["seq"], "hash": receipt["hash"], "round": receipt["entry"]["round"],
-            "command": command.get("name"), "args": command.get("args", {})}
+            "command": name, "said": words.command(game, name, args)}
+
+
+def standing_now(game: str, receipts: list[dict[str, Any]], forms: list[dict[str, Any]],
+                 open_round: int | None) -> list[str]:
+    """What the player has sent this round and whether it may still change, then what the
+    round waits on: "what now?" in sentences."""
+    if open_round is None:
+        return []
+    mine = [r for r in receipts if r["round"] == open_round]
+    offered = {f["command"] for f in forms}
+    kept = getattr(get_game(game), "SPENDS", {})
+    lines = []
+    for r in mine:
+        if r["command"] in kept:
+            lines.append(f"Your {r['said']} this round is spent: it cannot be taken back.")
+        elif r["command"] in offered and r["command"] not in words.FINAL.get(game, ()):
+            lines.append(f"Your {r['said']} stands for this round: you may change it until "
+                         "the round closes, by sending it again.")
+        else:
+            lines.append(f"Your {r['said']} is recorded for this round.")
+    if mine and not forms:
+        lines.append("You have acted: waiting for the others until the round closes.")
+    elif mine:
+        lines.append("Waiting for the others until the round closes.")
+    elif not forms:
+        lines.append("Nothing for you to do in this phase: waiting for the others.")
+    return lines
 
 
 @router.get("/me", response_class=HTMLResponse)
@@ -142,18 +181,24 @@ def send(svc: Service, request: Request, match_id: str, data: FormData) -> Respo
 
 def spend_asked(svc: Service, match_id: str, player: str, token: str, name: str,
                 args: dict[str, Any], data: FormData) -> HTMLResponse | None:
-    """A spend cannot be undone: the page says what it costs and asks first (None once the
-    player has confirmed, or for a command that costs nothing)."""
-    price = getattr(get_game(read_view(svc, match_id, player, None, 0)["game"]), "SPENDS",
-                    {}).get(name)
-    if price is None or data.get("confirmed") == "yes":
+    """A spend, or a move that acts at once, cannot be undone: the page says so and asks first
+    (None once the player has confirmed, or for a command that may still change)."""
+    game = read_view(svc, match_id, player, None, 0)["game"]
+    price = getattr(get_game(game), "SPENDS", {}).get(name)
+    final = name in words.FINAL.get(game, ())
+    if (price is None and not final) or data.get("confirmed") == "yes":
         return None
-    told = f" ({story.compact(args)})" if args else ""
+    what = words.command(game, name, args)
     kept = [(k, v) for k, v in data.multi_items() if isinstance(v, str)
             and k not in ("csrf", "confirmed")]
-    return page("confirm.html", match=match_id, title=f"Spend {price} garnets on {name}",
-                said=[f"{name}{told} costs {price} garnets, taken from your season balance at "
-                      "once: a spend is not given back."],
+    if price is None:
+        title, said = f"Send your {what}", (f"Your {what} acts at once: it cannot be taken "
+                                              "back or changed.")
+    else:
+        title, said = f"Spend {price} garnets on your {what}", (
+            f"Your {what} costs {price} garnets, taken from your season balance at once: a "
+            "spend is not given back.")
+    return page("confirm.html", match=match_id, title=title, said=[said],
                 action=f"{match_path(match_id)}/me/commands", kept=kept, csrf=csrf_of(token),
                 back=f"{match_path(match_id)}/me", aimed=False)
 
