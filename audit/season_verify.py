@@ -154,14 +154,21 @@ def verify_season(stream: Iterable[bytes], key: VerifierKey | None = None,
 def verify_any(stream: Iterable[bytes], key: VerifierKey | None = None,
                progress: Callable[[int, int], None] | None = None,
                seen: Seen | None = None) -> Audit | SeasonAudit:
-    """A match bundle or a season bundle, told apart by the header's format."""
+    """A match bundle or a season bundle, told apart by the header's format; a file that opens
+    with no bundle header at all (an empty file, a receipt, garbage) is `not_a_bundle`, not a
+    bundle that was tampered with."""
     lines = iter(stream)
     first = next(lines, b"")
     try:
         header = json.loads(first)
-        is_season = header[MATCH_HEADER]["format"] == FORMAT
-    except (ValueError, KeyError, TypeError):
-        is_season = False
+    except ValueError:
+        header = None
+    if not isinstance(header, dict) or not isinstance(header.get(MATCH_HEADER), dict):
+        said = "the file is empty" if not first.strip() else \
+            "its first line is not a bundle's header"
+        raise AuditError("not_a_bundle", f"this is not an audit bundle: {said} (arbiter "
+                         "export writes one)")
+    is_season = header[MATCH_HEADER].get("format") == FORMAT
     rest = chain([first], lines)
     return verify_season(rest, key, seen) if is_season else \
         verify(rest, key, progress=progress, seen=seen)

@@ -30,7 +30,14 @@ from pydantic import ValidationError
 
 from domain.canonical import NotCanonical, canonical, check
 from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event, Game, SetupBase
-from domain.edge import MATCH_SPECS, check_args, check_command_id, check_name, excerpt
+from domain.edge import (
+    MATCH_SPECS,
+    check_args,
+    check_command_id,
+    check_name,
+    check_required,
+    excerpt,
+)
 from domain.envelope import GENESIS_PREV, known_entry_bytes, salt, seal_entry
 from domain.errors import RuleViolation
 from domain.frozen import freeze, thaw
@@ -255,6 +262,7 @@ class Match(Reading, Aggregate):
         check_args(command.name, spec, command.args)
         if self.phase == ENDED:
             return self._decide_after_end(command)
+        check_required(command.name, spec, command.args)
         if command.name in MATCH_COMMANDS:
             decided: list[Event] = getattr(self, f"_decide_{command.name}")(command)
             return decided

@@ -126,9 +126,11 @@ def checkpoint_command(ctx: click.Context, match_id: str, round_: int | None,
     that round, not stored.
     """
     from audit.signing import sign_round
+    from commands.service.rounds import check_round
 
     app = app_of(ctx, signing=False)
     match = app.match(match_id)
+    check_round(round_, match.round, match.ended, match_id)  # one code per kind of bad round
     last = last_closed_round(match)
     round_ = last if round_ is None else round_
     stored = {n["round"]: n["note"] for n in app.checkpoints(match_id).notes}

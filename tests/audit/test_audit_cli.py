@@ -161,7 +161,7 @@ def test_replay_diff_and_bisect_from_the_store_and_from_bundles(host):
     assert from_store == from_bundle
     assert any(e["kind"] == "BidPlaced" for e in from_bundle["events"])
     assert "state root" in ok(run(host["db"], "replay", str(full), "--round", "0"))
-    assert "unknown_round" in error_line(run(host["db"], "replay", "m", "--round", "7"))
+    assert "round_not_reached" in error_line(run(host["db"], "replay", "m", "--round", "7"))
     changes = ok(run(host["db"], "diff", "m", "--from", "0", "--to", "1"))
     assert "winners" in changes and "RoundClosed" in changes
     assert "agree" in ok(run(host["db"], "bisect", str(full), str(full)))
