@@ -168,4 +168,35 @@ def receipt_verify(receipt_file: str, bundle_file: str | None, proof_file: str |
               "size": proven.size, "round": proven.round, "signed_by": str(proven.signer),
               "opened": {str(i): part for i, part in proven.opened.items()},
               "proof": proven.proof}
-    render.show(result, as_json, lambda: ["receipt verified", *proven.report()])
+    game = header_game(bundle_file) if bundle_file else ""
+    render.show(result, as_json, lambda: [*receipt_words(proven, game), proven.report()[0]])
+
+
+def header_game(file: str) -> str:
+    """The game a bundle's header names ("" when it names none)."""
+    with open(file, "rb") as stream:
+        first = stream.readline()
+    try:
+        game = json.loads(first)["header"]["game"]
+    except (ValueError, KeyError, TypeError):
+        return ""
+    return game if isinstance(game, str) else ""
+
+
+def receipt_words(proven: Any, game: str) -> list[str]:
+    """ "bob's vote for carol, entry #17, is in the log under the checkpoint of round 2", and
+    each other part the receipt opens, in words."""
+    from projections import words
+
+    lines = []
+    for part in proven.opened.values():
+        data = part.get("data") or {}
+        if part.get("kind") == "CommandAccepted":
+            lines.append(words.receipt(str(part.get("actor")), game, str(data.get("name", "")),
+                                       data.get("args") or {}, proven.seq, proven.round) + ".")
+        else:
+            lines.append(words.sentence(f"entry #{proven.seq} also opens its "
+                                        f"{words.readable(str(part.get('kind')))}: "
+                                        f"{words.value(data)}"))
+    return lines or [f"Entry #{proven.seq} is in the log under the checkpoint of "
+                     f"{words.round_name(proven.round)}."]
