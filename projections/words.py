@@ -3,7 +3,8 @@ roles, shared by the pages, `arbiter announce` and the command line.
 
 Codes (`joint_winners`, `unknown_target`, `king_gift`) stay what the API, `--json` and the
 logs carry; whatever a person reads goes through here first, so a page, a chat message and a
-terminal say the same thing. Every function falls back to the code made readable (never the
+terminal say the same thing (it imports nothing heavy: the command line loads it for every
+command). Every function falls back to the code made readable (never the
 code itself), so a game added later reads plainly before it writes its own words.
 """
 
@@ -13,8 +14,6 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
-
-from domain.games import get_game
 
 GAMES = {"amalgamation": "The Amalgamation", "kings_court": "King's Court",
          "merchants_guild": "The Merchants' Guild", "tile_joust": "Tile Joust",
@@ -84,9 +83,9 @@ def outcome(game_id: str, results: Mapping[str, Any] | None) -> str | None:
                            lose="loses" if len(losers(results)) == 1 else "lose")
     players = {p for p in (results.get("ranks") or {})}
     if code in players:  # a game whose outcome is its winner's id
-        return f"{code} wins"
+        return f"the winner is {code}"
     if first:
-        return f"{readable(code)}: {names(first)} {'wins' if len(first) == 1 else 'win'}"
+        return f"{readable(code)}, first: {names(first)}"
     return readable(code)
 
 
@@ -101,8 +100,8 @@ OUTCOMES = {
     ("merchants_guild", "least_gold"): "the poorest {lose} ({losers}); the richest {win}: "
                                        "{first}",
     ("merchants_guild", "all_tied"): "all ten have the same gold",
-    ("amalgamation", "winner"): "{first} wins on match points",
-    ("amalgamation", "joint_winners"): "{first} win jointly on match points",
+    ("amalgamation", "winner"): "the winner on match points is {first}",
+    ("amalgamation", "joint_winners"): "the joint winners on match points are {first}",
     ("amalgamation", "no_winner"): "nobody wins: too many share the most match points",
 }
 
@@ -117,10 +116,32 @@ def ended(game_id: str, results: Mapping[str, Any] | None) -> str:
         else "over"
 
 
+def code_or_text(text: str) -> str:
+    """A reason that may be a rules' code (`match_winner`) or a host's words: a code made
+    readable, words kept as written."""
+    return readable(text) if re.fullmatch(r"[a-z0-9_]+", str(text)) else str(text)
+
+
+# A player's standing in a season (projections/standings.py).
+STANDINGS = {"champion": "champion", "runner_up": "runner-up", "in": "still in", "out": "out"}
+
+
+def standing(code: str) -> str:
+    return STANDINGS.get(code, readable(code))
+
+
+def match_outcome(game_id: str, code: Any, winners: Sequence[str]) -> str | None:
+    """A match's outcome as a season lists it (its code and its winners)."""
+    return None if code is None else \
+        outcome(game_id, {"outcome": code, "ranks": {w: 1 for w in winners}})
+
+
 # -- phases and rounds ----------------------------------------------------------------------
 
 def phase(game_id: str, code: str) -> str:
     """A phase in the game's words ("the tie-break"), else the name made readable."""
+    from domain.games import get_game  # the games load only where a phase is told
+
     said = getattr(get_game(game_id), "PHASES", {}).get(code) or MATCH_PHASES.get(code)
     return said or readable(code)
 
@@ -212,7 +233,11 @@ def refusal(code: str, message: str) -> str:
 
 def role(view: Mapping[str, Any], player: str) -> dict[str, str] | None:
     """The viewer's role in words and what it wants (docs/games, each rulebook's "The game in
-    brief"), from what the viewer's own view shows; None before the draw tells it."""
+    brief"), from what the viewer's own view shows; None before the draw tells it, and for
+    whoever does not play (the public, the host)."""
+    created = next((e for e in view.get("events", []) if e["kind"] == "MatchCreated"), None)
+    if created is None or player not in created["data"].get("players", []):
+        return None
     summary = view.get("summary") or {}
     game_id = view.get("game", "")
     found = ROLES.get(game_id)

@@ -54,14 +54,20 @@ def fitted(renderable: RenderableType, width: int) -> RenderableType:
         return renderable
     columns = renderable.columns
     texts = [[str(c.header), *(str(cell) for cell in c._cells)] for c in columns]
-    longest = [max((len(word) for text in cells for word in text.split()), default=1)
-               for cells in texts]
-    gaps = renderable.padding[1] + renderable.padding[3] if renderable.padding else 0
-    if sum(longest) + gaps * len(columns) <= width:
-        for column, least in zip(columns, longest, strict=True):
-            column.min_width = least
-        return renderable
-    return records(renderable, texts)
+    least = [max((len(word) for text in cells for word in text.split()), default=1)
+             for cells in texts]
+    most = [max((len(text) for text in cells), default=1) for cells in texts]
+    # Between two columns: their padding and the box's divider, a space (`new_table`).
+    room = width - 3 * (len(columns) - 1)
+    if sum(least) > room:
+        return records(renderable, texts)
+    widths = list(most)
+    while sum(widths) > room:  # narrow the column with the most to spare, a space at a time
+        spare = max(range(len(widths)), key=lambda i: widths[i] - least[i])
+        widths[spare] -= 1
+    for column, wide in zip(columns, widths, strict=True):
+        column.width = wide
+    return renderable
 
 
 def records(table: Table, texts: list[list[str]]) -> RenderableType:

@@ -30,7 +30,8 @@ environment = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True,
                           undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 environment.filters.update(game=words.game_name, q=path_part, svg=svg, sentence=words.sentence,
                            outcome=words.outcome, ended=words.ended, phase=words.phase,
-                           round_name=words.round_name, instant=words.instant)
+                           round_name=words.round_name, instant=words.instant,
+                           standing=words.standing)
 
 
 def render(template: str, **context: Any) -> str:
