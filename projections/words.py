@@ -47,6 +47,7 @@ def sentence(text: str) -> str:
     """A message as a sentence: capital first, a full stop last, no backticks (a command to
     run reads as itself)."""
     text = str(text).replace("`", "").strip()
+    text = re.sub(r"(?<!\w)'([^'\n]{1,80})'(?!\w)", r"“\1”", text)  # a repr's quotes
     if not text:
         return text
     text = text[:1].upper() + text[1:]
@@ -185,6 +186,10 @@ SENT = {
     "ec_vote": "vote for {candidate} as Elimination Candidate",
     "nominate": "nomination of bill {bill} ({direction})",
     "bid": "bid of {amount} chips",
+    "pick_item": "pick of {item}",
+    "keep_leftover": "leftover tile {tile} kept",
+    "choose_next_tile": "choice of the {label} tile next",
+    "submit_tile": "tile {tile} put forward",
     "place_bet": "bet of {amount} chips on series {series}",
 }
 
@@ -195,12 +200,29 @@ FINAL = {"tile_joust": ("pick_item", "bid", "fold", "choose_next_tile", "keep_le
                         "use_items", "submit_tile", "pass")}
 
 
+# Tile Joust's items, as its story names them (docs/games/tile_joust.md 2.3).
+ITEMS = {"tile_inversion": "Tile Inversion", "equaliser": "the Equaliser", "conceal": "Conceal"}
+
+
+def item(name: Any) -> str:
+    return ITEMS.get(str(name), readable(str(name)))
+
+
+def uses(items: Any) -> str:
+    """Tile Joust's item uses: "use of Tile Inversion on tile s1g1M", or of none."""
+    told = [f"{item(u.get('item'))}{' on tile ' + str(u['tile']) if u.get('tile') else ''}"
+            for u in items or [] if isinstance(u, Mapping)]
+    return f"use of {names(told)}" if told else "use of no item"
+
+
 def command(game_id: str, name: str, args: Mapping[str, Any]) -> str:
     """A command as a noun phrase: "vote for carol", "bid of 6 chips", else its name and
     arguments in words ("submit round: invest 10, donate 0")."""
+    if name == "use_items":
+        return uses(args.get("items"))
     template = SENT.get(name)
     if template is not None:
-        fields = {k: value(v) for k, v in args.items()}
+        fields = {k: item(v) if k == "item" else value(v) for k, v in args.items()}
         if name == "vote" and "bills" in args:  # the Guild's vote names bills
             return f"vote for bill{'s' if len(args['bills']) != 1 else ''} " \
                    f"{value(args['bills'])}"

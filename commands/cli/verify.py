@@ -72,10 +72,48 @@ def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
     data = verified_data(audit)
     data["key_source"] = source if signed is not None else None
     render.show(data, as_json, lambda: [
-        audit.title(), render.pairs(audit.findings()),
-        *([render.rows_table(data["standings"], title="standings, recomputed")]
-          if "standings" in data else []),
+        title_words(audit), render.pairs(findings_words(audit, data)),
+        *([standings_words(data["standings"])] if "standings" in data else []),
         "verified"])
+
+
+def title_words(audit: Any) -> str:
+    """The bundle's title, its game named as people name it."""
+    from audit.season_verify import SeasonAudit
+    from projections import words
+
+    if isinstance(audit, SeasonAudit):
+        return str(audit.title())
+    h = audit.header
+    version = str(h.rules_version).rsplit("/", 1)[-1]
+    return (f"{h.kind} bundle of match {h.match}: {words.game_name(h.game)} (rules version "
+            f"{version}), season {h.season}, {len(h.players)} players")
+
+
+def findings_words(audit: Any, data: dict[str, Any]) -> list[tuple[str, str]]:
+    """What was checked; the outcome as the pages say it, not its code."""
+    from projections import words
+
+    found = list(audit.findings())
+    results = data.get("results")
+    said = words.outcome(data.get("game", ""), results) if results else None
+    if said is not None:
+        ranks = ", ".join(f"{p} {r}" for p, r in results.get("ranks", {}).items())
+        found = [(what, f"{said}; ranks {ranks}" if what == "outcome" else finding)
+                 for what, finding in found]
+    return found
+
+
+def standings_words(rows: list[dict[str, Any]]) -> Any:
+    """The season's standings as recomputed from the bundle, in the season's words."""
+    from projections import words
+
+    table = render.new_table("player", "status", "left in", "ToL", "Opal", "MoE", "EC",
+                             title="standings, recomputed")
+    for row in rows:
+        table.add_row(row["player"], words.standing(row["status"]), row.get("left_in") or "",
+                      *(str(row.get(a, 0)) for a in ("tol", "opal", "moe", "ec")))
+    return table
 
 
 def header_claims(file: str) -> tuple[str | None, str | None]:

@@ -12,9 +12,9 @@ VERBATIM = {"code", "pre", "textarea", "script", "style"}
 OFFENCES = {
     "an underscore word": re.compile(r"\b[A-Za-z0-9]+_[A-Za-z0-9_]*[A-Za-z0-9]\b"),
     "None": re.compile(r"\bNone\b"),
-    "a repr or JSON": re.compile(r"""[\[{(]['"]|['"]\s*:\s*['"\[{]|\bTrue\b|\bFalse\b"""),
+    "a repr or JSON": re.compile(r"""[\[{]['"]|['"]\s*:\s*['"\[{]"""),
     "a backtick": re.compile(r"`"),
-    "an event kind": re.compile(r"\b(?:[A-Z][a-z]+){2,}(?:Accepted|Cast|Opened|Closed|Ended|"
+    "an event kind": re.compile(r"\b(?:[A-Z][a-z]+)+(?:Accepted|Cast|Opened|Closed|Ended|"
                                 r"Drawn|Set|Placed|Revealed|Created|Granted|Tallied)\b"),
 }
 
@@ -26,20 +26,28 @@ class Visible(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.hidden = 0
+        self.open: list[str] = []  # the verbatim elements we are inside
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in VERBATIM:
+        if tag in VERBATIM or is_label(tag, attrs):
             self.hidden += 1
+            self.open.append(tag)
         self.parts.append(" ")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in VERBATIM:
+        if self.open and self.open[-1] == tag:
+            self.open.pop()
             self.hidden -= 1
         self.parts.append(" ")
 
     def handle_data(self, data: str) -> None:
         if not self.hidden:
             self.parts.append(data)
+
+
+def is_label(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+    """A code shown as a small label beside its sentence (`<small class="code">`)."""
+    return tag == "small" and ("class", "code") in attrs
 
 
 def visible(html: str) -> str:
@@ -73,4 +81,4 @@ def split_words(narrow: str, wide: str) -> list[str]:
     def words(text: str) -> set[str]:
         return {w.strip(".,:;()…") for w in text.split()}
     known = words(wide)
-    return sorted(w for w in words(narrow) if w and w not in known)
+    return sorted(w for w in words(narrow) if w and w not in known and w.strip("─"))

@@ -53,12 +53,28 @@ def link_open(self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict
 
 
 @cache
-def rendered(name: str) -> tuple[str, Markup]:
-    """A rulebook page's title (its first heading) and body."""
+def title_of(name: str) -> str:
+    """A page's first heading, as plain words ("Totemic Might", not its code in backticks)."""
     text = (RULES / f"{name}.md").read_text(encoding="utf-8")
-    title = next((line.lstrip("# ").strip() for line in text.splitlines()
-                  if line.startswith("# ")), name)
-    return title, Markup(markdown().render(text))
+    heading = next((line.lstrip("# ").strip() for line in text.splitlines()
+                    if line.startswith("# ")), name)
+    return re.sub(r"\s*\(`[^`]*`\)", "", heading).replace("`", "")
+
+
+@cache
+def rendered(name: str) -> tuple[str, Markup]:
+    """A rulebook page's title and body; a link that names a sibling file by its file name
+    reads as that page's title."""
+    md = markdown()
+    tokens = md.parse((RULES / f"{name}.md").read_text(encoding="utf-8"))
+    for block in tokens:
+        for link, text in zip(block.children or [], (block.children or [])[1:], strict=False):
+            found = re.fullmatch(r"([a-z_-]+)\.md", str(link.attrGet("href") or ""))
+            if link.type == "link_open" and found and text.type == "text" and \
+                    text.content == link.attrGet("href") and PAGE.fullmatch(found[1]) and \
+                    (RULES / text.content).is_file():
+                text.content = title_of(found[1])
+    return title_of(name), Markup(md.renderer.render(tokens, md.options, {}))
 
 
 @router.get("/rules", response_class=HTMLResponse)
