@@ -95,8 +95,8 @@ def findings_words(audit: Any, data: dict[str, Any]) -> list[tuple[str, str]]:
     from projections import words
 
     found = list(audit.findings())
-    results = data.get("results")
-    said = words.outcome(data.get("game", ""), results) if results else None
+    results = data.get("results") or {}
+    said = words.outcome(data.get("game", ""), results)
     if said is not None:
         ranks = ", ".join(f"{p} {r}" for p, r in results.get("ranks", {}).items())
         found = [(what, f"{said}; ranks {ranks}" if what == "outcome" else finding)
