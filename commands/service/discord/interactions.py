@@ -1,0 +1,289 @@
+"""Answering Discord's interactions (POST /discord/interactions): PING, a slash command, an
+option being filled in.
+
+A slash command goes through the application service exactly like the API's: the linked
+player is the actor, the interaction's id is the client id (`discord:ID`, a namespace of its
+own, so a retried interaction is recorded once), and the rules refuse in their words. Every
+answer is ephemeral: only the user who asked sees it. Discord's documented shapes:
+interaction types PING 1, APPLICATION_COMMAND 2, APPLICATION_COMMAND_AUTOCOMPLETE 4; answers
+PONG 1, CHANNEL_MESSAGE_WITH_SOURCE 4, APPLICATION_COMMAND_AUTOCOMPLETE_RESULT 8; the flag
+EPHEMERAL 64 (1 << 6).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from commands.service.arbiter import Arbiter
+from commands.service.discord.links import Links, joining
+from commands.service.discord.settings import DiscordSettings
+from commands.service.discord.slash import arguments, declared, given
+from commands.service.outcomes import Outcome
+from commands.service.tokens import Tokens
+from domain.decider import HOST
+from domain.edge import excerpt
+from domain.errors import RuleViolation
+from domain.games import get_game
+from projections import story
+from projections.announcement import plain
+from projections.dashboard import phase_line
+from projections.views import view
+
+log = logging.getLogger("arbiter.discord")
+
+PING, APPLICATION_COMMAND, AUTOCOMPLETE = 1, 2, 4
+PONG, CHANNEL_MESSAGE_WITH_SOURCE, AUTOCOMPLETE_RESULT = 1, 4, 8
+EPHEMERAL = 1 << 6
+CHOICES_MAX = 25  # choices in one autocomplete answer
+MESSAGE_MAX = 2000
+
+
+def message(text: str) -> dict[str, Any]:
+    """An ephemeral answer that mentions nobody, whatever a name holds."""
+    if len(text) > MESSAGE_MAX:
+        text = text[:MESSAGE_MAX - 1] + "…"
+    return {"type": CHANNEL_MESSAGE_WITH_SOURCE,
+            "data": {"content": text, "flags": EPHEMERAL, "allowed_mentions": {"parse": []}}}
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where a linked user sits: a player (or the host) of a running match of a season."""
+
+    season: str
+    match: str
+    game: str
+    player: str  # or HOST
+
+
+class Interactions:
+    def __init__(self, arbiter: Arbiter, tokens: Tokens, settings: DiscordSettings,
+                 submit: Callable[..., Outcome], seasons: Callable[[], list[str]]) -> None:
+        """`submit` records a command as the service does (`Service.submit`); `seasons` lists
+        the seasons (the views')."""
+        self.arbiter, self.tokens, self.settings = arbiter, tokens, settings
+        self.submit, self.seasons = submit, seasons
+        self.links = Links(arbiter)
+
+    def answer(self, interaction: Mapping[str, Any]) -> dict[str, Any]:
+        kind = interaction.get("type")
+        if kind == PING:
+            return {"type": PONG}
+        data = interaction.get("data")
+        user = user_of(interaction)
+        if not isinstance(data, dict) or user is None or not isinstance(data.get("name"), str):
+            return message("Arbiter could not read this interaction.")
+        if kind == AUTOCOMPLETE:
+            return {"type": AUTOCOMPLETE_RESULT,
+                    "data": {"choices": self.complete(user, data)[:CHOICES_MAX]}}
+        if kind != APPLICATION_COMMAND:
+            return message("Arbiter answers slash commands only.")
+        try:
+            return message(self.command(user, str(interaction.get("id", "")), data))
+        except RuleViolation as error:
+            return message(f"Refused: {plain(error.message)}")
+
+    # -- slash commands -------------------------------------------------------------------
+
+    def command(self, user: str, interaction_id: str, data: dict[str, Any]) -> str:
+        name, options = data["name"], given(data.get("options"))
+        if name == "join":
+            return self.join(user, str(options.get("link") or ""))
+        if name == "status":
+            return self.status(self.seat(user, None, options.get("match")))
+        if name == "rules":
+            return self.rules(self.seat(user, None, options.get("match")))
+        seat = self.seat(user, name, options.get("match"))
+        game = get_game(seat.game)
+        args = arguments(game, name, options)
+        price = getattr(game, "SPENDS", {}).get(name)
+        if price is not None and options.get("confirm") is not True:
+            return (f"Not sent: /{name} costs {price} garnets, taken at once and never given "
+                    "back. Send it again with confirm: True to spend them.")
+        aim: dict[str, Any] = {}
+        if name in game.CLOSES:
+            aim["expect_round"] = options.get("round")
+            aim["expect_phase"] = self.arbiter.phase(seat.match, options["round"]) \
+                if isinstance(options.get("round"), int) else None
+        outcome = self.submit(seat.match, seat.player, name, args,
+                              f"discord:{interaction_id}", **aim)
+        return self.recorded(seat, outcome)
+
+    def recorded(self, seat: Seat, outcome: Outcome) -> str:
+        seq = outcome.receipt.seq if outcome.receipt else outcome.seqs[0]
+        said = [f"Recorded as entry #{seq} of {plain(seat.match)}."]
+        chapters = story.chapters({"game": seat.game, "viewer": seat.player,
+                                   "events": outcome.told})
+        said += [f"- {plain(line)}" for c in chapters for line in c["lines"]]
+        if outcome.receipt is not None and seat.player != HOST:
+            said.append(f"Receipt: entry #{seq}, hash `{outcome.receipt.entry['hash']}`; "
+                        f"keep it from your page: <{self.page(seat.match)}/me>")
+        return "\n".join(said)
+
+    def page(self, match: str) -> str:
+        return f"{self.settings.public_url.rstrip('/')}/m/{quote(match, safe='')}"
+
+    def join(self, user: str, code: str) -> str:
+        match_id, player = joining(self.tokens, code)
+        season = self.arbiter.match(match_id).season
+        self.links.link(season, player, user, by="join")
+        return (f"Linked: your Discord account now plays as {plain(player)} in season "
+                f"{plain(season)}. Send your commands here, e.g. /status.")
+
+    def status(self, seat: Seat) -> str:
+        match = self.arbiter.match(seat.match)
+        seen = view(match, seat.player)
+        board = {"game": seat.game, "round": match.round,
+                 "phase": "ended" if match.ended else story.settled(seen["summary"]).get(
+                     "phase", "open"), "acting": None}
+        lines = [f"**{plain(story.game_name(seat.game))} · {plain(seat.match)}** · "
+                 f"{plain(phase_line(board))}"]
+        if seat.player == HOST:
+            lines.append("You act as the host.")
+        else:
+            role = role_of(seen["summary"], seat.player)
+            if role:
+                lines.append(f"You are {plain(seat.player)}: {plain(role)}.")
+            season = self.arbiter.season(seat.season)
+            garnets = season.balances.get(seat.player, {}).get("garnets")
+            if garnets is not None:
+                lines.append(f"Garnets: {garnets}.")
+            sent = [e for e in seen["events"] if e["kind"] == "CommandAccepted"
+                    and e["actor"] == seat.player and e["round"] == match.round]
+            if sent:
+                last = sent[-1]
+                args = story.compact(last["data"].get("args") or {})
+                lines.append(f"Sent this round: {plain(last['data']['name'])} ({plain(args)}), "
+                             f"entry #{last['seq']}.")
+            else:
+                lines.append("Sent this round: nothing yet.")
+        deadline = story.deadline_of(seen)
+        lines.append(f"Deadline: {plain(deadline['deadline'])}." if deadline
+                     else "Deadline: none set.")
+        lines.append(f"<{self.page(seat.match)}>")
+        return "\n".join(lines)
+
+    def rules(self, seat: Seat) -> str:
+        lines = [f"**{plain(story.game_name(seat.game))}**: the rulebook is "
+                 f"docs/games/{seat.game}.md in Arbiter's documentation."]
+        if self.settings.rules_url:
+            lines[0] = (f"**{plain(story.game_name(seat.game))}**: "
+                        f"<{self.settings.rules_url.rstrip('/')}/{seat.game}.md>")
+        if seat.player != HOST:
+            seen = view(self.arbiter.match(seat.match), seat.player)
+            forms = story.forms(seen, seat.player) if not story.ended(seen) else []
+            if forms:
+                lines.append("What you may send now:")
+            lines += [f"- /{f['command']}: {plain(f['label'])}" for f in forms]
+        lines.append(f"<{self.page(seat.match)}>")
+        return "\n".join(lines)
+
+    # -- who is who -----------------------------------------------------------------------
+
+    def linked(self, user: str) -> dict[str, str]:
+        """season -> the player (or HOST) `user` is linked to there."""
+        found = {}
+        for season in self.seasons():
+            player = self.links.of(season).get(user)
+            if player is not None:
+                found[season] = player
+        return found
+
+    def seats(self, user: str, name: str | None) -> list[Seat]:
+        """The running matches where `user` may send `name` (None: any of their matches)."""
+        found = []
+        for season_name, player in self.linked(user).items():
+            season = self.arbiter.season(season_name)
+            for match_id, m in season.matches.items():
+                if m["ended"] or (player != HOST and player not in m["players"]):
+                    continue
+                spec = getattr(get_game(m["game"]), "COMMANDS", {}).get(name)
+                side = "host" if player == HOST else "player"
+                if name is None or (spec is not None and spec.actor == side):
+                    found.append(Seat(season_name, match_id, m["game"], player))
+        return found
+
+    def seat(self, user: str, name: str | None, match: object) -> Seat:
+        if not self.linked(user):
+            raise RuleViolation("not_linked", "your Discord account is not linked to a "
+                                "player: send /join with the personal link the host sent you")
+        seats = self.seats(user, name)
+        command = f"/{name}" if name else "this"
+        if isinstance(match, str) and match:
+            chosen = [s for s in seats if s.match == match]
+            if not chosen:
+                anywhere = self.seats(user, None)
+                if any(s.match == match for s in anywhere):
+                    raise RuleViolation("wrong_command", f"{command} is not a command of your "
+                                        f"side in {excerpt(match)}")
+                raise RuleViolation("not_your_match", f"you do not play in a running match "
+                                    f"{excerpt(match)}")
+            return chosen[0]
+        if not seats:
+            if name is not None and self.host_only(name) and \
+                    HOST not in self.linked(user).values():
+                raise RuleViolation("host_only", f"{command} is the host's: it needs the "
+                                    "Discord account the host linked as host")
+            raise RuleViolation("no_match", f"none of your running matches takes {command}")
+        if len({s.match for s in seats}) > 1:
+            raise RuleViolation("which_match", f"you play in several matches that take "
+                                f"{command}: add match: one of "
+                                f"{', '.join(s.match for s in seats)}")
+        return seats[0]
+
+    @staticmethod
+    def host_only(name: str) -> bool:
+        specs = next((d.specs for d in declared() if d.name == name), {})
+        return bool(specs) and all(s.actor == "host" for s in specs.values())
+
+    # -- autocomplete ---------------------------------------------------------------------
+
+    def complete(self, user: str, data: dict[str, Any]) -> list[dict[str, str]]:
+        """Choices for the option being typed: the user's matches, or the players of the
+        match the command goes to."""
+        options = data.get("options") or []
+        focused = next((o for o in options if isinstance(o, dict) and o.get("focused")), None)
+        if focused is None:
+            return []
+        typed = str(focused.get("value") or "").lower()
+        name = data["name"] if data["name"] not in ("status", "rules") else None
+        seats = self.seats(user, name)
+        if focused.get("name") == "match":
+            found = sorted({s.match for s in seats})
+        else:
+            chosen = given(options).get("match")
+            seats = [s for s in seats if s.match == chosen] if chosen else seats
+            if len({s.match for s in seats}) != 1:
+                return []
+            found = list(self.arbiter.match(seats[0].match).players)
+        return [{"name": p, "value": p} for p in found if typed in p.lower()]
+
+
+def user_of(interaction: Mapping[str, Any]) -> str | None:
+    """The user's id: `member.user` in a server's channel, `user` in a DM."""
+    member = interaction.get("member")
+    user = member.get("user") if isinstance(member, dict) else interaction.get("user")
+    found = user.get("id") if isinstance(user, dict) else None
+    return found if isinstance(found, str) else None
+
+
+def role_of(summary: Any, player: str) -> str | None:
+    """The player's role as the game's summary shows it to them (a `role`, or their entry of
+    a `roles` table, the latest one where a match has several games), where it does."""
+    found = None
+    if isinstance(summary, dict):
+        if isinstance(summary.get("role"), str):
+            found = summary["role"]
+        roles = summary.get("roles")
+        if isinstance(roles, dict) and isinstance(roles.get(player), str):
+            found = roles[player]
+        for value in summary.values():
+            found = role_of(value, player) or found
+    elif isinstance(summary, list):
+        for value in summary:
+            found = role_of(value, player) or found
+    return found.replace("_", " ") if found else None
