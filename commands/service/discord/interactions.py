@@ -85,7 +85,8 @@ class Interactions:
         try:
             return message(self.command(user, str(interaction.get("id", "")), data))
         except RuleViolation as error:
-            return message(f"Refused: {plain(error.message)}")
+            # Shown only to the sender, and mentioning nobody: the rules' words as they are.
+            return message(f"Refused: {error.message}")
 
     # -- slash commands -------------------------------------------------------------------
 

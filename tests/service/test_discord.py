@@ -1,0 +1,209 @@
+"""Discord on the loopback: interactions signed with a test key, a fake Discord REST API and
+channel webhook (tests/support/fake_discord.py), and a King's Court round played entirely
+through slash commands, its checkpoint posted to the channel and verified offline."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from typing import Any
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from service_harness import Server, eventually
+
+from commands.cli.main import cli
+from commands.service.discord.settings import DiscordSettings
+from commands.service.tokens import Tokens, join_link
+from domain.decider import HOST
+from tests.support.fake_discord import FakeDiscord
+from tests.support.host_key import SIGNER
+
+KEY = Ed25519PrivateKey.generate()
+PUBLIC_KEY = KEY.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+APP = "111111111111111111"
+GUILD = "222222222222222222"
+PAGES = "https://arbiter.example"
+PLAYERS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",
+           "ken"]
+USERS = {p: str(300000000000000000 + i) for i, p in enumerate([*PLAYERS, HOST, "zoe"])}
+SETUP = {"games": [{"king": "grace", "dukes": ["alice", "bob", "carol", "dave", "erin"],
+                    "nobles": ["frank", "heidi", "ivan", "judy", "ken"],
+                    "annoyed_duke": "erin", "annoyed_noble": "ken"}],
+         "king_peek_answers": ["noble"]}
+ids = itertools.count(900000000000000000)
+
+
+def signed(payload: dict[str, Any], key: Ed25519PrivateKey = KEY,
+           timestamp: str | None = None) -> tuple[bytes, dict[str, str]]:
+    body = json.dumps(payload).encode()
+    timestamp = str(int(time.time())) if timestamp is None else timestamp
+    return body, {"X-Signature-Ed25519": key.sign(timestamp.encode() + body).hex(),
+                  "X-Signature-Timestamp": timestamp, "Content-Type": "application/json"}
+
+
+def post(server: Server, body: bytes, headers: dict[str, str]) -> httpx.Response:
+    return httpx.post(f"{server.url}/discord/interactions", content=body, headers=headers,
+                      timeout=30)
+
+
+def interaction(user: str, name: str, kind: int = 2, in_guild: bool = False,
+                interaction_id: str | None = None, **options: Any) -> dict[str, Any]:
+    """Discord's interaction object: in a server's channel the user is `member.user`, in a
+    DM `user`; the options the user filled in, typed as the command declares them."""
+    typed = {bool: 5, int: 4, str: 3}
+    found: dict[str, Any] = {
+        "type": kind, "id": interaction_id or str(next(ids)), "application_id": APP,
+        "token": "interaction-token", "version": 1,
+        "data": {"id": "1", "name": name, "type": 1, "options": [
+            {"name": k, "type": typed[type(v)], "value": v} for k, v in options.items()]}}
+    who = {"id": user, "username": f"user{user[-3:]}"}
+    if in_guild:
+        found.update(guild_id=GUILD, member={"user": who, "roles": []})
+    else:
+        found["user"] = who
+    return found
+
+
+def say(server: Server, user: str, name: str, **options: Any) -> str:
+    """A slash command's ephemeral answer."""
+    response = post(server, *signed(interaction(user, name, **options)))
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert answer["type"] == 4 and answer["data"]["flags"] == 64
+    assert answer["data"]["allowed_mentions"] == {"parse": []}
+    return answer["data"]["content"]
+
+
+@pytest.fixture
+def discord():
+    with FakeDiscord() as fake:
+        yield fake
+
+
+def settings_for(discord: FakeDiscord, **more: Any) -> DiscordSettings:
+    return DiscordSettings(application_id=APP, public_key=PUBLIC_KEY, bot_token="bot-token",
+                           webhooks={"s1": discord.webhook("s1")}, public_url=PAGES,
+                           api=discord.api, **more)
+
+
+def env_for(discord: FakeDiscord) -> dict[str, str]:
+    return {"ARBITER_DISCORD_APPLICATION_ID": APP, "ARBITER_DISCORD_PUBLIC_KEY": PUBLIC_KEY,
+            "ARBITER_DISCORD_BOT_TOKEN": "bot-token", "ARBITER_DISCORD_API": discord.api}
+
+
+def king_court(server: Server) -> None:
+    """Season s1 (the eleven and zoe, who plays in no match) and King's Court kc, opened."""
+    arbiter = server.service.arbiter
+    arbiter.create_season("s1")
+    arbiter.register_all("s1", [*PLAYERS, "zoe"])
+    arbiter.create_match(match_id="kc", season="s1", game="kings_court",
+                         setup={"players": PLAYERS, **SETUP}, host_seed="7f3a9c1e5b2d48f6a0c4e8b1d3f5a7c9",
+                         salt_key="0d" * 32)
+    server.service.submit("kc", HOST, "open_match", {})
+
+
+def test_a_kings_court_round_played_through_slash_commands(sqlite_url, discord, tmp_path,
+                                                           monkeypatch):
+    runner = CliRunner()
+    with Server(sqlite_url, discord=settings_for(discord), post_interval=0.1) as server:
+        king_court(server)
+        arbiter = server.service.arbiter
+
+        # Register: every game's commands, once, for the test server.
+        registered = runner.invoke(cli, ["discord", "register", "--guild", GUILD],
+                                   env=env_for(discord))
+        assert registered.exit_code == 0, registered.output
+        names = {c["name"] for c in discord.commands[GUILD]}
+        assert {"vote", "close_round", "join", "status", "rules"} <= names
+        put = [r for r in discord.received if r["method"] == "PUT"]
+        assert [r["path"] for r in put] == [f"/api/v10/applications/{APP}/guilds/{GUILD}/commands"]
+        assert put[0]["authorization"] == "Bot bot-token"
+
+        # Link: the host and alice by the host, the others with their personal links.
+        for player in (HOST, "alice", "zoe"):
+            linked = runner.invoke(cli, ["--db", sqlite_url, "discord", "link", "s1", player,
+                                         USERS[player]])
+            assert linked.exit_code == 0, linked.output
+        tokens = Tokens(arbiter).issue_all("kc", PLAYERS)
+        for player in PLAYERS[1:]:
+            said = say(server, USERS[player], "join", link=join_link(PAGES, "kc", tokens[player]))
+            assert said.startswith(f"Linked: your Discord account now plays as {player} in season s1")
+        assert "Refused: this link is no player's current personal link" in say(
+            server, "399999999999999999", "join", link=f"{PAGES}/m/kc/join#not-a-token")
+
+        # Who may not act: someone never linked, zoe (no match), a player closing the round.
+        assert say(server, "399999999999999999", "vote", candidate="bob").startswith(
+            "Refused: your Discord account is not linked to a player")
+        assert say(server, USERS["zoe"], "vote", candidate="bob") == \
+            "Refused: none of your running matches takes /vote"
+        assert say(server, USERS["bob"], "vote", candidate="carol", match="other") == \
+            "Refused: you do not play in a running match 'other'"
+        assert say(server, USERS["bob"], "close_round", round=1).startswith(
+            "Refused: /close_round is the host's")
+
+        # Eleven votes, one refused: alice for herself.
+        votes = {"alice": "alice", "bob": "alice", "carol": "alice", "dave": "alice",
+                 "erin": "alice", "frank": "heidi", "grace": "carol", "heidi": "frank",
+                 "ivan": "judy", "judy": "ivan", "ken": "alice"}
+        before = arbiter.match("kc").version
+        answers = {}
+        for player, candidate in votes.items():
+            payload = interaction(USERS[player], "vote", in_guild=player in ("bob", "ken"),
+                                  candidate=candidate)
+            response = post(server, *signed(payload))
+            answers[player] = (payload, response.json()["data"]["content"])
+        assert answers["alice"][1].startswith("Refused: ")
+        assert "yourself" in answers["alice"][1] or "self" in answers["alice"][1]
+        recorded = {p: a for p, (_, a) in answers.items() if p != "alice"}
+        assert all(a.startswith("Recorded as entry #") for a in recorded.values()), recorded
+        entries = sorted(int(a.split("#")[1].split(" ")[0]) for a in recorded.values())
+        assert len(set(entries)) == 10
+        assert "Receipt: entry #" in recorded["bob"] and f"<{PAGES}/m/kc/me>" in recorded["bob"]
+
+        # Discord retries an interaction it got no answer to: recorded once, same answer.
+        length = arbiter.match("kc").version
+        again = post(server, *signed(answers["bob"][0])).json()["data"]["content"]
+        assert again == recorded["bob"] and arbiter.match("kc").version == length
+        assert length > before
+
+        status = say(server, USERS["bob"], "status")
+        assert "Sent this round: vote (candidate" in status and "alice" in status
+
+        # The host closes round 1: alice has five votes of ten, more than anyone.
+        closed = say(server, USERS[HOST], "close_round", round=1)
+        assert closed.startswith("Recorded as entry #"), closed
+        assert say(server, USERS[HOST], "close_round", round=1).startswith("Refused: ")
+
+        # The round's story and its signed checkpoint reach the channel by themselves.
+        posted = eventually(lambda: [m["content"] for m in discord.webhook_messages
+                                     if "Signed checkpoint" in m["content"]], timeout=30)
+        note = arbiter.checkpoints("kc").notes[-1]["note"]
+        assert f"```\n{note.rstrip()}\n```" in posted[0]
+        assert all(len(m["content"]) <= 2000 for m in discord.webhook_messages)
+        told = "\n".join(m["content"] for m in discord.webhook_messages)
+        assert "- Votes: alice 5, carol 1, frank 1, heidi 1, ivan 1, judy 1" in told
+        assert "- alice joins the court 1st, with 5 votes." in told
+
+        # The posted checkpoint verifies: bob's receipt against it, with the public bundle.
+        receipt = server.service.submit("kc", "bob", "vote", {"candidate": "alice"},
+                                        f"discord:{answers['bob'][0]['id']}").receipt
+        bundle = httpx.get(f"{server.url}/matches/kc/bundle", timeout=30)
+        assert bundle.status_code == 200, bundle.text
+
+    chat = posted[0].split("```\n", 1)[1].split("```", 1)[0]  # the note, as a reader copies it
+    (tmp_path / "note.txt").write_text(chat)
+    (tmp_path / "bundle.jsonl").write_bytes(bundle.content)
+    (tmp_path / "receipt.json").write_text(json.dumps(receipt.as_dict()))
+    monkeypatch.setenv("ARBITER_KNOWN_KEYS", str(tmp_path / "known"))
+    vkey = SIGNER.verifier_key()
+    verified = runner.invoke(cli, ["verify", str(tmp_path / "bundle.jsonl"), "--key", vkey])
+    assert verified.exit_code == 0, verified.output
+    shown = runner.invoke(cli, ["receipt", "verify", str(tmp_path / "receipt.json"), "--bundle",
+                                str(tmp_path / "bundle.jsonl"), "--checkpoint",
+                                str(tmp_path / "note.txt"), "--key", vkey])
+    assert shown.exit_code == 0 and shown.output.startswith("receipt verified"), shown.output
