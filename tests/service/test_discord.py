@@ -102,8 +102,8 @@ def king_court(server: Server) -> None:
     arbiter.create_season("s1")
     arbiter.register_all("s1", [*PLAYERS, "zoe"])
     arbiter.create_match(match_id="kc", season="s1", game="kings_court",
-                         setup={"players": PLAYERS, **SETUP}, host_seed="7f3a9c1e5b2d48f6a0c4e8b1d3f5a7c9",
-                         salt_key="0d" * 32)
+                         setup={"players": PLAYERS, **SETUP},
+                         host_seed="7f3a9c1e5b2d48f6a0c4e8b1d3f5a7c9", salt_key="0d" * 32)
     server.service.submit("kc", HOST, "open_match", {})
 
 
@@ -131,8 +131,10 @@ def test_a_kings_court_round_played_through_slash_commands(sqlite_url, discord, 
             assert linked.exit_code == 0, linked.output
         tokens = Tokens(arbiter).issue_all("kc", PLAYERS)
         for player in PLAYERS[1:]:
-            said = say(server, USERS[player], "join", link=join_link(PAGES, "kc", tokens[player]))
-            assert said.startswith(f"Linked: your Discord account now plays as {player} in season s1")
+            said = say(server, USERS[player], "join",
+                       link=join_link(PAGES, "kc", tokens[player]))
+            assert said.startswith(
+                f"Linked: your Discord account now plays as {player} in season s1")
         assert "Refused: this link is no player's current personal link" in say(
             server, "399999999999999999", "join", link=f"{PAGES}/m/kc/join#not-a-token")
 
