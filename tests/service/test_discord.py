@@ -18,9 +18,10 @@ from service_harness import Server, eventually
 
 from commands.cli.main import cli
 from commands.service.discord.settings import DiscordSettings
+from commands.service.discord.slash import commands as slash_commands
 from commands.service.tokens import Tokens, join_link
 from domain.decider import HOST
-from tests.support.fake_discord import FakeDiscord
+from tests.support.fake_discord import FakeDiscord, command_problems
 from tests.support.host_key import SIGNER
 
 KEY = Ed25519PrivateKey.generate()
@@ -209,3 +210,97 @@ def test_a_kings_court_round_played_through_slash_commands(sqlite_url, discord, 
                                 str(tmp_path / "bundle.jsonl"), "--checkpoint",
                                 str(tmp_path / "note.txt"), "--key", vkey])
     assert shown.exit_code == 0 and shown.output.startswith("receipt verified"), shown.output
+
+
+def test_only_discord_signed_fresh_requests_are_answered(sqlite_url, discord):
+    with Server(sqlite_url, discord=settings_for(discord), post_interval=0.1) as server:
+        king_court(server)
+        arbiter = server.service.arbiter
+        ping = {"type": 1, "id": str(next(ids)), "application_id": APP, "token": "t",
+                "version": 1}
+        answer = post(server, *signed(ping))
+        assert answer.status_code == 200 and answer.json() == {"type": 1}
+        runner = CliRunner()
+        assert runner.invoke(cli, ["--db", sqlite_url, "discord", "link", "s1", "bob",
+                                   USERS["bob"]]).exit_code == 0
+        vote = interaction(USERS["bob"], "vote", candidate="alice")
+        length = arbiter.match("kc").version
+        body, headers = signed(vote)
+        refused = [
+            post(server, *signed(vote, key=Ed25519PrivateKey.generate())),  # another key
+            post(server, *signed(vote, timestamp=str(int(time.time()) - 301))),  # stale
+            post(server, *signed(vote, timestamp=str(int(time.time()) + 301))),  # ahead
+            post(server, body.replace(b"alice", b"carol"), headers),  # the body changed
+            post(server, body, {"Content-Type": "application/json"}),  # no signature
+            post(server, body, {**headers, "X-Signature-Ed25519": "zz"}),  # not hex
+        ]
+        assert [r.status_code for r in refused] == [401] * 6
+        assert all(r.json()["error"] == "bad_signature" for r in refused)
+        assert arbiter.match("kc").version == length  # nothing happened
+        assert post(server, body, headers).json()["data"]["content"].startswith("Recorded")
+
+
+def test_the_endpoint_is_not_found_without_discord(sqlite_url):
+    with Server(sqlite_url) as server:
+        answer = post(server, *signed({"type": 1}))
+        assert answer.status_code == 404 and answer.json()["error"] == "discord_off"
+
+
+def test_every_command_has_discords_documented_shape():
+    """Names 1-32 lowercase, descriptions 1-100, at most 25 options, required first, option
+    types of Discord's table (STRING 3, INTEGER 4, BOOLEAN 5), under 100 commands."""
+    built = slash_commands()
+    assert len(built) <= 100
+    assert [p for c in built for p in command_problems(c)] == []
+    vote = next(c for c in built if c["name"] == "vote")
+    by_name = {o["name"]: o for o in vote["options"]}
+    # King's Court votes a candidate, The Merchants' Guild two bills: neither is required
+    # of both, each typed as its game declares it.
+    assert by_name["candidate"] == {"type": 3, "name": "candidate", "required": False,
+                                    "autocomplete": True,
+                                    "description": "a player outside the court, not yourself"}
+    assert by_name["bills_1"]["type"] == 4 and by_name["bills_2"]["type"] == 4
+    close = next(c for c in built if c["name"] == "close_round")
+    assert close["options"][0] == {"type": 4, "name": "round", "required": True,
+                                   "min_value": 0, "description":
+                                   "the round you mean to close (the open one)"}
+    peek = next(c for c in built if c["name"] == "peek")
+    assert {"type": 5, "name": "confirm", "required": True,
+            "description": "True to spend 8 garnets: a spend is never given back"} in \
+        peek["options"]
+    assert all(c["contexts"] == [0, 1] and c["type"] == 1 for c in built)
+
+
+def test_options_complete_with_the_players_of_the_match(sqlite_url, discord):
+    with Server(sqlite_url, discord=settings_for(discord)) as server:
+        king_court(server)
+        CliRunner().invoke(cli, ["--db", sqlite_url, "discord", "link", "s1", "bob",
+                                 USERS["bob"]])
+        typing = interaction(USERS["bob"], "vote", kind=4, candidate="a")
+        typing["data"]["options"][0]["focused"] = True
+        answer = post(server, *signed(typing)).json()
+        assert answer == {"type": 8, "data": {"choices": [
+            {"name": p, "value": p} for p in ("alice", "carol", "dave", "frank", "grace", "ivan")]}}
+        typing = interaction(USERS["bob"], "status", kind=4, match="")
+        typing["data"]["options"][0]["focused"] = True
+        assert post(server, *signed(typing)).json()["data"]["choices"] == \
+            [{"name": "kc", "value": "kc"}]
+
+
+def test_a_spend_asks_first_and_the_rules_answer_in_words(sqlite_url, discord):
+    with Server(sqlite_url, discord=settings_for(discord)) as server:
+        king_court(server)
+        arbiter = server.service.arbiter
+        arbiter.grant("s1", "alice", "garnets", 10, "start")
+        CliRunner().invoke(cli, ["--db", sqlite_url, "discord", "link", "s1", "alice",
+                                 USERS["alice"]])
+        length = arbiter.match("kc").version
+        asked = say(server, USERS["alice"], "peek", target="grace", confirm=False)
+        assert asked.startswith("Not sent: /peek costs 8 garnets")
+        assert arbiter.match("kc").version == length
+        peeked = say(server, USERS["alice"], "peek", target="grace", confirm=True)
+        assert peeked.startswith("Recorded as entry #")
+        assert arbiter.season("s1").balances["alice"]["garnets"] == 2  # 10 - 8
+        assert say(server, USERS["alice"], "vote", candidate="nobody").startswith("Refused: ")
+        status = say(server, USERS["alice"], "status")
+        assert "Garnets: 2." in status and "You are alice: duke." in status

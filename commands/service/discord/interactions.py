@@ -272,19 +272,21 @@ def user_of(interaction: Mapping[str, Any]) -> str | None:
     return found if isinstance(found, str) else None
 
 
-def role_of(summary: Any, player: str) -> str | None:
-    """The player's role as the game's summary shows it to them (a `role`, or their entry of
-    a `roles` table, the latest one where a match has several games), where it does."""
-    found = None
-    if isinstance(summary, dict):
-        if isinstance(summary.get("role"), str):
-            found = summary["role"]
-        roles = summary.get("roles")
-        if isinstance(roles, dict) and isinstance(roles.get(player), str):
-            found = roles[player]
-        for value in summary.values():
-            found = role_of(value, player) or found
-    elif isinstance(summary, list):
-        for value in summary:
-            found = role_of(value, player) or found
+def role_of(summary: dict[str, Any], player: str) -> str | None:
+    """The player's role as the game's summary shows it to them: its `role`, or their entry
+    of its `roles` table (King's Court's holds one per game of the match: the latest)."""
+    if isinstance(summary.get("role"), str):
+        return str(summary["role"]).replace("_", " ")
+    found = latest(summary.get("roles"), player)
     return found.replace("_", " ") if found else None
+
+
+def latest(roles: Any, player: str) -> str | None:
+    if not isinstance(roles, dict):
+        return None
+    if isinstance(roles.get(player), str):
+        return str(roles[player])
+    found = None
+    for value in roles.values():
+        found = latest(value, player) or found
+    return found
