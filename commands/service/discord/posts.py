@@ -32,6 +32,7 @@ from commands.service.discord.rest import Rest
 from commands.service.discord.settings import DiscordSettings
 from domain.decider import PUBLIC
 from domain.errors import RuleViolation
+from domain.season import Season
 from projections.announcement import announcement, plain
 from projections.dashboard import dashboard, open_deadline
 from projections.views import view
@@ -90,6 +91,8 @@ class Poster:
         for season in self.seasons():
             if self.clock() < self._next_try.get(season, 0.0):
                 continue
+            if Season.create_id(season) not in self.arbiter.repository:
+                continue  # configured before the host starts it
             try:
                 with self.arbiter.writers.holding(f"discord/{season}"):
                     self.plan(season)
