@@ -17,6 +17,8 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from service_harness import Server, eventually
 
 from commands.cli.main import cli
+from commands.service.arbiter import Arbiter
+from commands.service.discord.links import Links
 from commands.service.discord.settings import DiscordSettings
 from commands.service.discord.slash import commands as slash_commands
 from commands.service.tokens import Tokens, join_link
@@ -304,3 +306,33 @@ def test_a_spend_asks_first_and_the_rules_answer_in_words(sqlite_url, discord):
         assert say(server, USERS["alice"], "vote", candidate="nobody").startswith("Refused: ")
         status = say(server, USERS["alice"], "status")
         assert "Garnets: 2." in status and "You are alice: duke." in status
+
+
+def test_the_host_links_players_from_the_seasons_page(sqlite_url, discord):
+    from test_host_pages import signed_in, text_of
+
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    app.create_season("s1")
+    app.register_all("s1", PLAYERS)
+    try:
+        client, csrf, _ = signed_in(sqlite_url, app)
+        with client:
+            assert "Who plays as whom on Discord" not in client.get("/host/s/s1").text
+        client, csrf, _ = signed_in(sqlite_url, app, discord=settings_for(discord))
+        with client:
+            page = text_of(client.get("/host/s/s1").text)
+            assert "Who plays as whom on Discord Nobody yet" in page
+            done = client.post("/host/s/s1/discord", data={
+                "csrf": csrf, "player": "bob", "user": USERS["bob"], "id": "link-1"})
+            assert "Linked: their slash commands now act as that player." in done.text
+            assert f"bob {USERS['bob']}" in text_of(done.text)
+            wrong = client.post("/host/s/s1/discord", data={
+                "csrf": csrf, "player": "zed", "user": USERS["carol"]})
+            assert wrong.status_code == 422 and "zed" in text_of(wrong.text)
+            typo = client.post("/host/s/s1/discord", data={
+                "csrf": csrf, "player": "host", "user": "@carol"})
+            assert typo.status_code == 422
+            assert "is not a Discord user id" in text_of(typo.text)
+            assert Links(app).of("s1") == {USERS["bob"]: "bob"}
+    finally:
+        app.close()
