@@ -75,10 +75,10 @@ class Service:
         self.hub = Hub(self.views)
         self.deadlines = Deadlines(self.arbiter, self.views, self.submit)
         found = settings.discord
-        self.discord = None if found is None else Interactions(
-            self.arbiter, self.tokens, found, self.submit, self.views.seasons)
-        self.poster = None if found is None else Poster(
-            self.arbiter, found, Rest(found.api, found.bot_token))
+        rest = None if found is None else Rest(found.api, found.bot_token)
+        self.discord = None if found is None or rest is None else Interactions(
+            self.arbiter, self.tokens, found, self.submit, self.views.seasons, rest)
+        self.poster = None if found is None or rest is None else Poster(self.arbiter, found, rest)
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -121,4 +121,6 @@ class Service:
         self.hub.close()
         for thread in self._threads:
             thread.join(timeout=10)
+        if self.discord is not None:
+            self.discord.close()
         self.arbiter.close()

@@ -23,6 +23,7 @@ from commands.service.discord.settings import DiscordSettings
 from commands.service.discord.slash import commands as slash_commands
 from commands.service.tokens import Tokens, join_link
 from domain.decider import HOST
+from domain.match import Match
 from tests.support.fake_discord import FakeDiscord, command_problems
 from tests.support.host_key import SIGNER
 
@@ -336,3 +337,27 @@ def test_the_host_links_players_from_the_seasons_page(sqlite_url, discord):
             assert Links(app).of("s1") == {USERS["bob"]: "bob"}
     finally:
         app.close()
+
+
+def test_a_command_kept_waiting_is_answered_thinking_then_in_place(sqlite_url, discord):
+    """Discord drops an interaction unanswered after 3 s; a vote waiting for its match's
+    writer is answered "thinking" (type 5, still ephemeral), then the answer replaces it."""
+    with Server(sqlite_url, discord=settings_for(discord)) as server:
+        king_court(server)
+        arbiter = server.service.arbiter
+        CliRunner().invoke(cli, ["--db", sqlite_url, "discord", "link", "s1", "bob",
+                                 USERS["bob"]])
+        server.service.discord.defer_after = 0.3
+        vote = interaction(USERS["bob"], "vote", candidate="alice")
+        vote["token"] = "bobs-interaction"
+        with arbiter._writing(Match.create_id("kc")):  # another command holds the writer
+            answer = post(server, *signed(vote))
+            assert answer.json() == {"type": 5, "data": {"flags": 64}}
+            assert discord.edited == []
+        edited = eventually(lambda: discord.edited)
+        assert edited[0]["token"] == "bobs-interaction"
+        assert edited[0]["content"].startswith("Recorded as entry #")
+        assert edited[0]["allowed_mentions"] == {"parse": []}
+        patch = [r for r in discord.received if r["method"] == "PATCH"]
+        assert patch[0]["path"] == f"/api/v10/webhooks/{APP}/bobs-interaction/messages/@original"
+        assert patch[0]["authorization"] is None

@@ -65,6 +65,7 @@ class FakeDiscord:
         self.commands: dict[str, list[dict[str, Any]]] = {}  # "global" or a guild id
         self.webhook_messages: list[dict[str, Any]] = []
         self.direct_messages: list[dict[str, Any]] = []
+        self.edited: list[dict[str, Any]] = []  # deferred answers, by interaction token
         self.throttle = 0  # answer this many requests 429 (retry_after 0.05 s)
         self.broken = 0  # answer this many requests 500
         self.lock = threading.Lock()
@@ -80,6 +81,9 @@ class FakeDiscord:
 
             def do_POST(self) -> None:
                 fake.handle(self, "POST")
+
+            def do_PATCH(self) -> None:
+                fake.handle(self, "PATCH")
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
@@ -124,6 +128,12 @@ class FakeDiscord:
               handler: BaseHTTPRequestHandler) -> tuple[int, Any]:
         if path.startswith("/api/webhooks/"):
             return self.execute_webhook(path, body)
+        found = re.fullmatch(r"/api/v10/webhooks/(\d+)/([^/]+)/messages/@original", path)
+        if method == "PATCH" and found:  # an interaction's own webhook: no bot token
+            if not 1 <= len(body.get("content", "")) <= MESSAGE_MAX:
+                return 400, {"message": "Invalid Form Body", "code": 50035}
+            self.edited.append({"token": found[2], **body})
+            return 200, {"id": str(next(self.ids)), **body}
         if handler.headers.get("Authorization") != f"Bot {self.bot_token}":
             return 401, {"message": "401: Unauthorized", "code": 0}
         found = re.fullmatch(r"/api/v10/applications/(\d+)(?:/guilds/(\d+))?/commands", path)

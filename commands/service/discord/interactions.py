@@ -6,20 +6,28 @@ player is the actor, the interaction's id is the client id (`discord:ID`, a name
 own, so a retried interaction is recorded once), and the rules refuse in their words. Every
 answer is ephemeral: only the user who asked sees it. Discord's documented shapes:
 interaction types PING 1, APPLICATION_COMMAND 2, APPLICATION_COMMAND_AUTOCOMPLETE 4; answers
-PONG 1, CHANNEL_MESSAGE_WITH_SOURCE 4, APPLICATION_COMMAND_AUTOCOMPLETE_RESULT 8; the flag
-EPHEMERAL 64 (1 << 6).
+PONG 1, CHANNEL_MESSAGE_WITH_SOURCE 4, DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE 5,
+APPLICATION_COMMAND_AUTOCOMPLETE_RESULT 8; the flag EPHEMERAL 64 (1 << 6).
+
+Discord drops an interaction not answered within 3 seconds, and a command may wait longer for
+its match's writer (ARBITER_WRITE_WAIT): one not done within `DEFER_AFTER` is answered "thinking"
+(deferred, still ephemeral) and its answer follows by editing that message through the
+interaction's own webhook, which takes no bot token.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as NotYet
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
 from commands.service.arbiter import Arbiter
 from commands.service.discord.links import Links, joining
+from commands.service.discord.rest import Rest
 from commands.service.discord.settings import DiscordSettings
 from commands.service.discord.slash import arguments, declared, given
 from commands.service.outcomes import Outcome
@@ -36,7 +44,8 @@ from projections.views import view
 log = logging.getLogger("arbiter.discord")
 
 PING, APPLICATION_COMMAND, AUTOCOMPLETE = 1, 2, 4
-PONG, CHANNEL_MESSAGE_WITH_SOURCE, AUTOCOMPLETE_RESULT = 1, 4, 8
+PONG, CHANNEL_MESSAGE_WITH_SOURCE, DEFERRED, AUTOCOMPLETE_RESULT = 1, 4, 5, 8
+DEFER_AFTER = 2.0  # seconds a command may take before the answer is deferred
 EPHEMERAL = 1 << 6
 CHOICES_MAX = 25  # choices in one autocomplete answer
 MESSAGE_MAX = 2000
@@ -62,12 +71,18 @@ class Seat:
 
 class Interactions:
     def __init__(self, arbiter: Arbiter, tokens: Tokens, settings: DiscordSettings,
-                 submit: Callable[..., Outcome], seasons: Callable[[], list[str]]) -> None:
+                 submit: Callable[..., Outcome], seasons: Callable[[], list[str]],
+                 rest: Rest, defer_after: float = DEFER_AFTER) -> None:
         """`submit` records a command as the service does (`Service.submit`); `seasons` lists
-        the seasons (the views')."""
+        the seasons (the views'); `rest` sends a deferred answer."""
         self.arbiter, self.tokens, self.settings = arbiter, tokens, settings
-        self.submit, self.seasons = submit, seasons
+        self.submit, self.seasons, self.rest = submit, seasons, rest
         self.links = Links(arbiter)
+        self.defer_after = defer_after
+        self._commands = ThreadPoolExecutor(8, thread_name_prefix="discord")
+
+    def close(self) -> None:
+        self._commands.shutdown(wait=True)
 
     def answer(self, interaction: Mapping[str, Any]) -> dict[str, Any]:
         kind = interaction.get("type")
@@ -82,11 +97,33 @@ class Interactions:
                     "data": {"choices": self.complete(user, data)[:CHOICES_MAX]}}
         if kind != APPLICATION_COMMAND:
             return message("Arbiter answers slash commands only.")
+        running = self._commands.submit(self.said, user, str(interaction.get("id", "")), data)
         try:
-            return message(self.command(user, str(interaction.get("id", "")), data))
+            return message(running.result(timeout=self.defer_after))
+        except NotYet:
+            token = str(interaction.get("token", ""))
+            running.add_done_callback(lambda done: self.follow_up(token, done))
+            return {"type": DEFERRED, "data": {"flags": EPHEMERAL}}
+
+    def said(self, user: str, interaction_id: str, data: dict[str, Any]) -> str:
+        try:
+            return self.command(user, interaction_id, data)
         except RuleViolation as error:
             # Shown only to the sender, and mentioning nobody: the rules' words as they are.
-            return message(f"Refused: {error.message}")
+            return f"Refused: {error.message}"
+        except Exception:
+            log.exception("Discord command %s failed", data.get("name"))
+            return ("Arbiter failed to answer this command. It may or may not be recorded: "
+                    "/status shows what you sent.")
+
+    def follow_up(self, token: str, done: Future[str]) -> None:
+        """The deferred answer, in place of "thinking"."""
+        url = (f"{self.settings.api}/webhooks/{self.settings.application_id}/{token}"
+               "/messages/@original")
+        try:
+            self.rest.request("PATCH", url, message(done.result())["data"], bot=False)
+        except Exception:
+            log.exception("the deferred answer to a Discord command was not delivered")
 
     # -- slash commands -------------------------------------------------------------------
 
