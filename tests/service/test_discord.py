@@ -178,7 +178,11 @@ def test_a_kings_court_round_played_through_slash_commands(sqlite_url, discord, 
         assert length > before
 
         status = say(server, USERS["bob"], "status")
-        assert "Sent this round: vote (candidate" in status and "alice" in status
+        assert "Sent this round: vote (candidate alice), entry #" in status
+
+        # The host sees who is still to act (alice, refused); a player never does.
+        assert "Still to act (1): alice." in say(server, USERS[HOST], "status")
+        assert "Still to act" not in status
 
         # The host closes round 1: alice has five votes of ten, more than anyone.
         closed = say(server, USERS[HOST], "close_round", round=1)
@@ -306,7 +310,8 @@ def test_a_spend_asks_first_and_the_rules_answer_in_words(sqlite_url, discord):
         assert arbiter.season("s1").balances["alice"]["garnets"] == 2  # 10 - 8
         assert say(server, USERS["alice"], "vote", candidate="nobody").startswith("Refused: ")
         status = say(server, USERS["alice"], "status")
-        assert "Garnets: 2." in status and "You are alice: duke." in status
+        assert "Your garnets: 2." in status and "Your role: duke." in status
+        assert "Sent this round: peek (target grace), entry #" in status
 
 
 def test_the_host_links_players_from_the_seasons_page(sqlite_url, discord):

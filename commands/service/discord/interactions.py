@@ -38,7 +38,7 @@ from domain.errors import RuleViolation
 from domain.games import get_game
 from projections import story
 from projections.announcement import plain
-from projections.dashboard import phase_line
+from projections.dashboard import dashboard, phase_line, still_to_act
 from projections.views import view
 
 log = logging.getLogger("arbiter.discord")
@@ -173,37 +173,36 @@ class Interactions:
                 f"{plain(season)}. Send your commands here, e.g. /status.")
 
     def status(self, seat: Seat) -> str:
+        """The sender's match now. The host reads the dashboard's lines (who is still to
+        act); a player only what their own view shows (who has acted is not theirs to know)."""
         match = self.arbiter.match(seat.match)
         seen = view(match, seat.player)
-        board = {"game": seat.game, "round": match.round,
-                 "phase": "ended" if match.ended else story.settled(seen["summary"]).get(
-                     "phase", "open"), "acting": None}
-        lines = [f"**{plain(story.game_name(seat.game))} · {plain(seat.match)}** · "
-                 f"{plain(phase_line(board))}"]
+        title = f"**{plain(story.game_name(seat.game))} · {plain(seat.match)}**"
         if seat.player == HOST:
-            lines.append("You act as the host.")
+            board = dashboard(match)
+            lines = [f"{title} · {plain(phase_line(board))}", "You act as the host.",
+                     plain(still_to_act(board))]
         else:
+            board = {"game": seat.game, "round": match.round, "acting": None,
+                     "phase": "ended" if match.ended else seen["summary"].get("phase", "open")}
+            lines = [f"{title} · {plain(phase_line(board))}"]
             role = role_of(seen["summary"], seat.player)
             if role:
-                lines.append(f"You are {plain(seat.player)}: {plain(role)}.")
-            season = self.arbiter.season(seat.season)
-            garnets = season.balances.get(seat.player, {}).get("garnets")
-            if garnets is not None:
-                lines.append(f"Garnets: {garnets}.")
-            sent = [e for e in seen["events"] if e["kind"] == "CommandAccepted"
+                lines.append(f"Your role: {plain(role)}.")
+            garnets = self.arbiter.season(seat.season).balances.get(seat.player, {})
+            if "garnets" in garnets:
+                lines.append(f"Your garnets: {garnets['garnets']}.")
+            sent = [f"{plain(e['data']['name'])} "
+                    f"({plain(story.compact(e['data'].get('args') or {}))}), entry #{e['seq']}"
+                    for e in seen["events"] if e["kind"] == "CommandAccepted"
                     and e["actor"] == seat.player and e["round"] == match.round]
-            if sent:
-                last = sent[-1]
-                args = story.compact(last["data"].get("args") or {})
-                lines.append(f"Sent this round: {plain(last['data']['name'])} ({plain(args)}), "
-                             f"entry #{last['seq']}.")
-            else:
-                lines.append("Sent this round: nothing yet.")
+            lines.append(f"Sent this round: {'; '.join(sent)}." if sent
+                         else "Sent this round: nothing yet.")
         deadline = story.deadline_of(seen)
         lines.append(f"Deadline: {plain(deadline['deadline'])}." if deadline
                      else "Deadline: none set.")
         lines.append(f"<{self.page(seat.match)}>")
-        return "\n".join(lines)
+        return "\n".join(line for line in lines if line)
 
     def rules(self, seat: Seat) -> str:
         lines = [f"**{plain(story.game_name(seat.game))}**: the rulebook is "
@@ -268,9 +267,9 @@ class Interactions:
                                     "Discord account the host linked as host")
             raise RuleViolation("no_match", f"none of your running matches takes {command}")
         if len({s.match for s in seats}) > 1:
-            raise RuleViolation("which_match", f"you play in several matches that take "
-                                f"{command}: add match: one of "
-                                f"{', '.join(s.match for s in seats)}")
+            which = f"that take {command}" if name else "running"
+            raise RuleViolation("which_match", f"you play in several matches {which}: add "
+                                f"match: one of {', '.join(s.match for s in seats)}")
         return seats[0]
 
     @staticmethod
