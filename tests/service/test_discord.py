@@ -23,6 +23,9 @@ from commands.service.discord.settings import DiscordSettings
 from commands.service.discord.slash import commands as slash_commands
 from commands.service.tokens import Tokens, join_link
 from domain.decider import HOST
+from domain.errors import RuleViolation
+from domain.games.amalgamation.setup import RATE_RANGE
+from domain.games.merchants_guild.checks import check_is_bill
 from domain.match import Match
 from tests.support.fake_discord import FakeDiscord, command_problems
 from tests.support.host_key import SIGNER
@@ -253,6 +256,15 @@ def test_the_endpoint_is_not_found_without_discord(sqlite_url):
         assert answer.status_code == 404 and answer.json()["error"] == "discord_off"
 
 
+def test_the_declared_ranges_are_the_rules():
+    for bill in (0, 61):
+        with pytest.raises(RuleViolation) as refused:
+            check_is_bill(bill)
+        assert refused.value.code == "unknown_bill"
+    assert (check_is_bill(1), check_is_bill(60)) == (1, 60)
+    assert 4 not in RATE_RANGE and 21 not in RATE_RANGE and {5, 20} <= set(RATE_RANGE)
+
+
 def test_every_command_has_discords_documented_shape():
     """Names 1-32 lowercase, descriptions 1-100, at most 25 options, required first, option
     types of Discord's table (STRING 3, INTEGER 4, BOOLEAN 5), under 100 commands."""
@@ -276,6 +288,15 @@ def test_every_command_has_discords_documented_shape():
             "description": "True to spend 8 garnets: a spend is never given back"} in \
         peek["options"]
     assert all(c["contexts"] == [0, 1] and c["type"] == 1 for c in built)
+    # Numbers within the rules' range where the rulebook fixes it: a bill is 1 to 60 (MG-R1),
+    # a garnet rate 5 to 20 dollars (AM-R34); elsewhere any whole number Discord holds.
+    options = {(c["name"], o["name"]): o for c in built for o in c["options"]}
+    assert (options["nominate", "bill"]["min_value"], options["nominate", "bill"]["max_value"]) \
+        == (1, 60)
+    rate = options["submit_garnet_rate", "rate"]
+    assert (rate["type"], rate["min_value"], rate["max_value"]) == (4, 5, 20)
+    assert (options["bid", "amount"]["min_value"], options["bid", "amount"]["max_value"]) == \
+        (-(2**53) + 1, 2**53 - 1)
 
 
 def test_options_complete_with_the_players_of_the_match(sqlite_url, discord):

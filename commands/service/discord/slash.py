@@ -12,9 +12,10 @@ does not take, in its words. Discord has no list option and no object option, so
 - an object is one text option holding it as JSON.
 
 A player argument is a text option completed from the match's players (autocomplete: the
-players differ from match to match). Every game command takes an optional `match` (needed only
-by a player of several running matches), a close its `round` (as `arbiter match close
---round`), and a spend a `confirm` (a spend is never given back).
+players differ from match to match); a number an integer option within the rules' range where
+the game declares it (`Arg.minimum`, `Arg.maximum`), else Discord's. Every game command takes
+an optional `match` (needed only by a player of several running matches), a close its `round`
+(as `arbiter match close --round`), and a spend a `confirm` (a spend is never given back).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ GUILD_INSTALL = 0
 NUMBERED = 4  # a list of at most this many items becomes that many options
 DESCRIPTION_MAX = 100  # characters of a command's or an option's description
 TEXT_MAX = 6000  # characters Discord lets a text option hold
+INT_MIN, INT_MAX = -(2**53) + 1, 2**53 - 1  # Discord's INTEGER option holds no more
 
 # Arbiter's own commands, beside the games'.
 OWN = ("join", "status", "rules")
@@ -84,6 +86,9 @@ def arg_options(name: str, arg: Arg, required: bool) -> list[dict[str, Any]]:
     found = option(name, described(about), arg.kind, required)
     if arg.kind == "text":
         found["max_length"] = min(arg.max_length or NAME_MAX, TEXT_MAX)
+    if arg.kind == "int":  # the rules' range where they fix it, else any whole number
+        found["min_value"] = INT_MIN if arg.minimum is None else arg.minimum
+        found["max_value"] = INT_MAX if arg.maximum is None else arg.maximum
     return [found]
 
 
