@@ -65,7 +65,7 @@ def interaction(user: str, name: str, kind: int = 2, in_guild: bool = False,
     typed = {bool: 5, int: 4, str: 3}
     found: dict[str, Any] = {
         "type": kind, "id": interaction_id or str(next(ids)), "application_id": APP,
-        "token": "interaction-token", "version": 1,
+        "token": f"token-{next(ids)}", "version": 1,
         "data": {"id": "1", "name": name, "type": 1, "options": [
             {"name": k, "type": typed[type(v)], "value": v} for k, v in options.items()]}}
     who = {"id": user, "username": f"user{user[-3:]}"}
@@ -202,16 +202,21 @@ def test_a_kings_court_round_played_through_slash_commands(sqlite_url, discord, 
         assert "- Votes: alice 5, carol 1, frank 1, heidi 1, ivan 1, judy 1" in told
         assert "- alice joins the court 1st, with 5 votes." in told
 
-        # The posted checkpoint verifies: bob's receipt against it, with the public bundle.
-        receipt = server.service.submit("kc", "bob", "vote", {"candidate": "alice"},
-                                        f"discord:{answers['bob'][0]['id']}").receipt
+        # bob's receipt followed his vote as a file, in an ephemeral follow-up.
+        bobs = next(f for f in eventually(lambda: discord.followups)
+                    if f["token"] == answers["bob"][0]["token"])
+        seq = int(recorded["bob"].split("#")[1].split(" ")[0])
+        assert bobs["payload"]["flags"] == 64
+        assert bobs["payload"]["attachments"] == [{"id": 0, "filename": f"receipt-kc-{seq}.json"}]
+        receipt = bobs["files"][f"receipt-kc-{seq}.json"]
+        assert json.loads(receipt)["entry"]["seq"] == seq
         bundle = httpx.get(f"{server.url}/matches/kc/bundle", timeout=30)
         assert bundle.status_code == 200, bundle.text
 
     chat = posted[0].split("```\n", 1)[1].split("```", 1)[0]  # the note, as a reader copies it
     (tmp_path / "note.txt").write_text(chat)
     (tmp_path / "bundle.jsonl").write_bytes(bundle.content)
-    (tmp_path / "receipt.json").write_text(json.dumps(receipt.as_dict()))
+    (tmp_path / "receipt.json").write_bytes(receipt)
     monkeypatch.setenv("ARBITER_KNOWN_KEYS", str(tmp_path / "known"))
     vkey = SIGNER.verifier_key()
     verified = runner.invoke(cli, ["verify", str(tmp_path / "bundle.jsonl"), "--key", vkey])
@@ -380,6 +385,7 @@ def test_a_command_kept_waiting_is_answered_thinking_then_in_place(sqlite_url, d
             answer = post(server, *signed(vote))
             assert answer.json() == {"type": 5, "data": {"flags": 64}}
             assert discord.edited == []
+            discord.unknown = 2
         edited = eventually(lambda: discord.edited)
         assert edited[0]["token"] == "bobs-interaction"
         assert edited[0]["content"].startswith("Recorded as entry #")
@@ -387,3 +393,8 @@ def test_a_command_kept_waiting_is_answered_thinking_then_in_place(sqlite_url, d
         patch = [r for r in discord.received if r["method"] == "PATCH"]
         assert patch[0]["path"] == f"/api/v10/webhooks/{APP}/bobs-interaction/messages/@original"
         assert patch[0]["authorization"] is None
+        # Then the receipt, once Discord knows the interaction (twice it does not, yet).
+        receipts = eventually(lambda: discord.followups, timeout=30)
+        assert [f["token"] for f in receipts] == ["bobs-interaction"]
+        tried = [r for r in discord.received if r["path"].endswith("/bobs-interaction")]
+        assert len(tried) == 3

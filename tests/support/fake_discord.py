@@ -8,6 +8,8 @@ import itertools
 import json
 import re
 import threading
+from email.parser import BytesParser
+from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -58,6 +60,19 @@ def command_problems(command: dict[str, Any]) -> list[str]:
     return found
 
 
+def form(raw: bytes, content_type: str) -> dict[str, tuple[str | None, bytes]]:
+    """multipart/form-data as {field: (filename, content)}."""
+    message = BytesParser(policy=HTTP).parsebytes(
+        f"Content-Type: {content_type}\r\n\r\n".encode() + raw)
+    if not message.is_multipart():
+        raise ValueError("not multipart")
+    found = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        found[str(name)] = (part.get_filename(), part.get_payload(decode=True) or b"")
+    return found
+
+
 class FakeDiscord:
     def __init__(self, bot_token: str = "bot-token") -> None:
         self.bot_token = bot_token
@@ -66,8 +81,10 @@ class FakeDiscord:
         self.webhook_messages: list[dict[str, Any]] = []
         self.direct_messages: list[dict[str, Any]] = []
         self.edited: list[dict[str, Any]] = []  # deferred answers, by interaction token
+        self.followups: list[dict[str, Any]] = []  # follow-ups: token, payload, files
         self.throttle = 0  # answer this many requests 429 (retry_after 0.05 s)
         self.broken = 0  # answer this many requests 500
+        self.unknown = 0  # answer this many follow-ups 404: the answer has not reached us yet
         self.lock = threading.Lock()
         self.ids = itertools.count(1000)
         fake = self
@@ -105,8 +122,10 @@ class FakeDiscord:
         length = int(handler.headers.get("Content-Length") or 0)
         raw = handler.rfile.read(length)
         parts = urlsplit(handler.path)
+        kind = handler.headers.get("Content-Type", "")
         try:
-            body = json.loads(raw) if raw else None
+            body = form(raw, kind) if kind.startswith("multipart/form-data") else \
+                json.loads(raw) if raw else None
         except ValueError:
             return self.send(handler, 400, {"message": "400: Bad Request", "code": 50109})
         with self.lock:
@@ -128,6 +147,9 @@ class FakeDiscord:
               handler: BaseHTTPRequestHandler) -> tuple[int, Any]:
         if path.startswith("/api/webhooks/"):
             return self.execute_webhook(path, body)
+        found = re.fullmatch(r"/api/v10/webhooks/(\d+)/([^/]+)", path)
+        if method == "POST" and found:  # a follow-up message, here always with files
+            return self.follow_up(found[2], body)
         found = re.fullmatch(r"/api/v10/webhooks/(\d+)/([^/]+)/messages/@original", path)
         if method == "PATCH" and found:  # an interaction's own webhook: no bot token
             if not 1 <= len(body.get("content", "")) <= MESSAGE_MAX:
@@ -158,6 +180,22 @@ class FakeDiscord:
             self.direct_messages.append(message)
             return 200, message
         return 404, {"message": "404: Not Found", "code": 0}
+
+    def follow_up(self, token: str, body: Any) -> tuple[int, Any]:
+        """Uploading Files: `payload_json` names each `files[n]` in its `attachments`."""
+        if self.unknown:
+            self.unknown -= 1
+            return 404, {"message": "Unknown interaction", "code": 10062}
+        if not isinstance(body, dict) or "payload_json" not in body:
+            return 400, {"message": "Invalid Form Body", "code": 50035}
+        payload = json.loads(body["payload_json"][1])
+        files = {name: content for key, (name, content) in body.items() if key != "payload_json"}
+        named = {f"files[{a['id']}]": a["filename"] for a in payload.get("attachments", [])}
+        if named != {key: name for key, (name, _) in body.items() if key != "payload_json"} \
+                or not 1 <= len(payload.get("content", "")) <= MESSAGE_MAX:
+            return 400, {"message": "Invalid Form Body", "code": 50035}
+        self.followups.append({"token": token, "payload": payload, "files": files})
+        return 200, {"id": str(next(self.ids)), **payload}
 
     def execute_webhook(self, path: str, body: Any) -> tuple[int, Any]:
         content = body.get("content", "") if isinstance(body, dict) else ""

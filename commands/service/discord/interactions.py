@@ -17,17 +17,18 @@ interaction's own webhook, which takes no bot token.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as NotYet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
 from commands.service.arbiter import Arbiter
 from commands.service.discord.links import Links, joining
-from commands.service.discord.rest import Rest
+from commands.service.discord.rest import EPHEMERAL, DiscordError, Rest
 from commands.service.discord.settings import DiscordSettings
 from commands.service.discord.slash import arguments, declared, given
 from commands.service.outcomes import Outcome
@@ -46,7 +47,6 @@ log = logging.getLogger("arbiter.discord")
 PING, APPLICATION_COMMAND, AUTOCOMPLETE = 1, 2, 4
 PONG, CHANNEL_MESSAGE_WITH_SOURCE, DEFERRED, AUTOCOMPLETE_RESULT = 1, 4, 5, 8
 DEFER_AFTER = 2.0  # seconds a command may take before the answer is deferred
-EPHEMERAL = 1 << 6
 CHOICES_MAX = 25  # choices in one autocomplete answer
 MESSAGE_MAX = 2000
 
@@ -57,6 +57,17 @@ def message(text: str) -> dict[str, Any]:
         text = text[:MESSAGE_MAX - 1] + "…"
     return {"type": CHANNEL_MESSAGE_WITH_SOURCE,
             "data": {"content": text, "flags": EPHEMERAL, "allowed_mentions": {"parse": []}}}
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the sender reads, and the files that follow it (their receipt)."""
+
+    text: str
+    files: dict[str, bytes] = field(default_factory=dict)
+
+
+ATTACH_TRIES = 5  # a follow-up waits for Discord to have the answer it follows: 0.5 s, 1 s, ...
 
 
 @dataclass(frozen=True)
@@ -98,36 +109,59 @@ class Interactions:
         if kind != APPLICATION_COMMAND:
             return message("Arbiter answers slash commands only.")
         running = self._commands.submit(self.said, user, str(interaction.get("id", "")), data)
+        token = str(interaction.get("token", ""))
         try:
-            return message(running.result(timeout=self.defer_after))
+            reply = running.result(timeout=self.defer_after)
         except NotYet:
-            token = str(interaction.get("token", ""))
-            running.add_done_callback(lambda done: self.follow_up(token, done))
+            running.add_done_callback(lambda done: self.deferred(token, done.result()))
             return {"type": DEFERRED, "data": {"flags": EPHEMERAL}}
+        if reply.files:
+            self._commands.submit(self.attach, token, reply)
+        return message(reply.text)
 
-    def said(self, user: str, interaction_id: str, data: dict[str, Any]) -> str:
+    def said(self, user: str, interaction_id: str, data: dict[str, Any]) -> Reply:
         try:
-            return self.command(user, interaction_id, data)
+            found = self.command(user, interaction_id, data)
         except RuleViolation as error:
             # Shown only to the sender, and mentioning nobody: the rules' words as they are.
-            return f"Refused: {error.message}"
+            return Reply(f"Refused: {error.message}")
         except Exception:
             log.exception("Discord command %s failed", data.get("name"))
-            return ("Arbiter failed to answer this command. It may or may not be recorded: "
-                    "/status shows what you sent.")
+            return Reply("Arbiter failed to answer this command. It may or may not be "
+                         "recorded: /status shows what you sent.")
+        return Reply(found) if isinstance(found, str) else found
 
-    def follow_up(self, token: str, done: Future[str]) -> None:
-        """The deferred answer, in place of "thinking"."""
+    def deferred(self, token: str, reply: Reply) -> None:
+        """The answer of a command that took long, in place of "thinking"."""
         url = (f"{self.settings.api}/webhooks/{self.settings.application_id}/{token}"
                "/messages/@original")
         try:
-            self.rest.request("PATCH", url, message(done.result())["data"], bot=False)
+            self.rest.request("PATCH", url, message(reply.text)["data"], bot=False)
         except Exception:
             log.exception("the deferred answer to a Discord command was not delivered")
+            return
+        if reply.files:
+            self.attach(token, reply)
+
+    def attach(self, token: str, reply: Reply) -> None:
+        """The receipt as a file, in an ephemeral follow-up. Discord takes a follow-up once it
+        has the answer, which this process may not have finished sending: an unknown
+        interaction (404) is tried again a little later."""
+        said = ("Your receipt, to keep: `arbiter receipt verify` shows with it that your "
+                "command is in the log the round's posted checkpoint signs.")
+        for attempt in range(ATTACH_TRIES):
+            self.rest.sleep(0.5 * 2 ** attempt)
+            try:
+                self.rest.follow_up(self.settings.application_id, token, said, reply.files)
+                return
+            except DiscordError as error:
+                if error.status not in (0, 404) or attempt == ATTACH_TRIES - 1:
+                    log.warning("a receipt was not attached on Discord: %s", error.message)
+                    return
 
     # -- slash commands -------------------------------------------------------------------
 
-    def command(self, user: str, interaction_id: str, data: dict[str, Any]) -> str:
+    def command(self, user: str, interaction_id: str, data: dict[str, Any]) -> str | Reply:
         name, options = data["name"], given(data.get("options"))
         if name == "join":
             return self.join(user, str(options.get("link") or ""))
@@ -151,16 +185,21 @@ class Interactions:
                               f"discord:{interaction_id}", **aim)
         return self.recorded(seat, outcome)
 
-    def recorded(self, seat: Seat, outcome: Outcome) -> str:
+    def recorded(self, seat: Seat, outcome: Outcome) -> Reply:
+        """What the rules told the sender; a player's receipt follows as a file (and stays
+        on their page)."""
         seq = outcome.receipt.seq if outcome.receipt else outcome.seqs[0]
         said = [f"Recorded as entry #{seq} of {plain(seat.match)}."]
         chapters = story.chapters({"game": seat.game, "viewer": seat.player,
                                    "events": outcome.told})
         said += [f"- {plain(line)}" for c in chapters for line in c["lines"]]
-        if outcome.receipt is not None and seat.player != HOST:
-            said.append(f"Receipt: entry #{seq}, hash `{outcome.receipt.entry['hash']}`; "
-                        f"keep it from your page: <{self.page(seat.match)}/me>")
-        return "\n".join(said)
+        if outcome.receipt is None or seat.player == HOST:
+            return Reply("\n".join(said))
+        said.append(f"Receipt: entry #{seq}, hash `{outcome.receipt.entry['hash']}`; it "
+                    f"follows as a file, and stays on your page: <{self.page(seat.match)}/me>")
+        kept = json.dumps(outcome.receipt.as_dict(), indent=2, sort_keys=True) + "\n"
+        name = f"receipt-{quote(seat.match, safe='')}-{seq}.json"
+        return Reply("\n".join(said), {name: kept.encode()})
 
     def page(self, match: str) -> str:
         return f"{self.settings.public_url.rstrip('/')}/m/{quote(match, safe='')}"

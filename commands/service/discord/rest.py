@@ -1,11 +1,13 @@
 """Discord's REST API, as much of it as Arbiter uses: the bulk overwrite of the application's
-commands, a channel webhook's messages, a DM. Plain HTTPS with the standard library; a 429 is
-waited out for its `retry_after` (seconds, in the body and the Retry-After header) up to
-`MAX_WAIT`, anything else is a `DiscordError` the caller retries later or reports."""
+commands, a channel webhook's messages, a DM, an interaction's follow-up with a file. Plain
+HTTPS with the standard library; a 429 is waited out for its `retry_after` (seconds, in the
+body and the Retry-After header) up to `MAX_WAIT`, anything else is a `DiscordError` the
+caller retries later or reports."""
 
 from __future__ import annotations
 
 import json
+import secrets
 import time
 import urllib.error
 import urllib.request
@@ -16,6 +18,7 @@ from domain.errors import RuleViolation
 
 TIMEOUT = 10.0  # seconds for one request
 MAX_WAIT = 30.0  # seconds a 429 may ask us to wait before the request counts as failed
+EPHEMERAL = 1 << 6  # a message only the interaction's user sees
 AGENT = "DiscordBot (https://github.com/arbiter, 1) Arbiter"  # Discord asks for this form
 
 
@@ -32,8 +35,11 @@ class Rest:
                  sleep: Callable[[float], None] = time.sleep) -> None:
         self.api, self.bot_token, self.sleep = api.rstrip("/"), bot_token, sleep
 
-    def request(self, method: str, url: str, body: Any = None, *, bot: bool = True) -> Any:
-        """One request, waiting out 429s; the answer's JSON (None for 204)."""
+    def request(self, method: str, url: str, body: Any = None, *, bot: bool = True,
+                files: dict[str, bytes] | None = None) -> Any:
+        """One request, waiting out 429s; the answer's JSON (None for 204). With `files`, the
+        body goes as multipart/form-data: `payload_json` and `files[n]` (Discord's
+        "Uploading Files")."""
         headers = {"User-Agent": AGENT, "Content-Type": "application/json"}
         if bot:
             if not self.bot_token:
@@ -41,6 +47,8 @@ class Rest:
                                     "bot's token (Developer Portal, Bot, Reset Token)")
             headers["Authorization"] = f"Bot {self.bot_token}"
         data = None if body is None else json.dumps(body).encode()
+        if files:
+            data, headers["Content-Type"] = multipart(body, files)
         waited = 0.0
         while True:
             asked = urllib.request.Request(url, data=data, method=method, headers=headers)
@@ -87,6 +95,17 @@ class Rest:
             {"content": content, "allowed_mentions": {"parse": []}}, bot=False)
         return found
 
+    def follow_up(self, application_id: str, token: str, content: str,
+                  files: dict[str, bytes]) -> dict[str, Any]:
+        """An ephemeral message after an interaction's answer, through its own webhook (no
+        bot token), with files attached."""
+        body = {"content": content, "flags": EPHEMERAL, "allowed_mentions": {"parse": []},
+                "attachments": [{"id": i, "filename": name} for i, name in enumerate(files)]}
+        found: dict[str, Any] = self.request(
+            "POST", f"{self.api}/webhooks/{application_id}/{token}", body, bot=False,
+            files=files)
+        return found
+
     def direct_message(self, user: str, content: str) -> dict[str, Any]:
         """A DM from the bot: open (or find) the DM channel, then post in it."""
         channel = self.request("POST", f"{self.api}/users/@me/channels",
@@ -95,6 +114,18 @@ class Rest:
             "POST", f"{self.api}/channels/{channel['id']}/messages",
             {"content": content, "allowed_mentions": {"parse": []}})
         return found
+
+
+def multipart(body: Any, files: dict[str, bytes]) -> tuple[bytes, str]:
+    """`payload_json` and `files[0]`, `files[1]`, ... as multipart/form-data."""
+    boundary = secrets.token_hex(16)
+    parts = [(b'name="payload_json"', "application/json", json.dumps(body).encode())]
+    parts += [(f'name="files[{i}]"; filename="{name}"'.encode(), "application/json", content)
+              for i, (name, content) in enumerate(files.items())]
+    out = b"".join(f"--{boundary}\r\nContent-Disposition: form-data; ".encode() + head
+                   + f"\r\nContent-Type: {kind}\r\n\r\n".encode() + content + b"\r\n"
+                   for head, kind, content in parts)
+    return out + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
 def retry_after(body: bytes, header: str | None) -> float:
