@@ -4,6 +4,7 @@ backoff, never lost nor sent twice across a restart (tests/support/fake_discord.
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -36,8 +37,8 @@ def discord():
 
 
 @pytest.fixture
-def arbiter(sqlite_url):
-    app = Arbiter(sqlite_url, signer=SIGNER)
+def arbiter(db_url):
+    app = Arbiter(db_url, signer=SIGNER)
     app.create_season("s1")
     app.register_all("s1", PLAYERS)
     app.create_match(match_id="kc", season="s1", game="kings_court",
@@ -64,7 +65,7 @@ def vote_all_and_close(arbiter: Arbiter) -> None:
 
 
 def test_a_round_is_posted_once_through_rate_limits_failures_and_a_restart(
-        arbiter, discord, sqlite_url):
+        arbiter, discord, db_url):
     clock = Clock()
     first = poster(arbiter, discord, clock)
     first.tick()  # posting begins: the opening's checkpoint was the host's to post
@@ -93,7 +94,7 @@ def test_a_round_is_posted_once_through_rate_limits_failures_and_a_restart(
     assert sent["body"]["allowed_mentions"] == {"parse": []}
 
     first.tick()
-    restarted = Arbiter(sqlite_url, signer=SIGNER)  # a restart: a fresh process's view
+    restarted = Arbiter(db_url, signer=SIGNER)  # a restart: a fresh process's view
     try:
         poster(restarted, discord, Clock()).tick()
     finally:
@@ -131,3 +132,28 @@ def test_players_who_have_not_acted_are_reminded_once_before_the_deadline(arbite
         "shows where you stand.")
     assert [r["body"] for r in discord.received if r["path"].endswith("/users/@me/channels")] \
         == [{"recipient_id": USERS["bob"]}]
+
+
+def test_two_workers_posting_at_once_send_each_message_once(arbiter, discord, db_url):
+    first = poster(arbiter, discord, Clock())
+    first.tick()
+    vote_all_and_close(arbiter)
+    other = Arbiter(db_url, signer=SIGNER)  # the second worker's process
+    try:
+        second = poster(other, discord, Clock())
+        go = threading.Barrier(2)
+
+        def tick(p: Poster) -> None:
+            go.wait()
+            p.tick()
+
+        workers = [threading.Thread(target=tick, args=(p,)) for p in (first, second)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join(timeout=60)
+        first.tick()
+        second.tick()
+    finally:
+        other.close()
+    assert len(discord.webhook_messages) == 1

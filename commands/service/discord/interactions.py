@@ -93,7 +93,8 @@ class Interactions:
         self._commands = ThreadPoolExecutor(8, thread_name_prefix="discord")
 
     def close(self) -> None:
-        self._commands.shutdown(wait=True)
+        """Commands under way finish; receipts still waiting to follow are let go."""
+        self._commands.shutdown(wait=False, cancel_futures=True)
 
     def answer(self, interaction: Mapping[str, Any]) -> dict[str, Any]:
         kind = interaction.get("type")
