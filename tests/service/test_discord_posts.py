@@ -10,7 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from test_discord import PLAYERS, SETUP, USERS
 
+from audit.notes import parse_verifier_key
 from commands.service.arbiter import Arbiter
+from commands.service.check import check_store
 from commands.service.discord.links import Links
 from commands.service.discord.posts import DiscordPosts, Poster
 from commands.service.discord.rest import Rest
@@ -132,6 +134,9 @@ def test_players_who_have_not_acted_are_reminded_once_before_the_deadline(arbite
         "shows where you stand.")
     assert [r["body"] for r in discord.received if r["path"].endswith("/users/@me/channels")] \
         == [{"recipient_id": USERS["bob"]}]
+    # The links and posts stored beside the logs leave `arbiter check` whole.
+    report = check_store(arbiter, parse_verifier_key(SIGNER.verifier_key()))
+    assert report.matches == 1 and report.others >= 2
 
 
 def test_two_workers_posting_at_once_send_each_message_once(arbiter, discord, db_url):
