@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from service_harness import Server, eventually
+from test_host_pages import signed_in, text_of
 
 from commands.cli.main import cli
 from commands.service.arbiter import Arbiter
@@ -202,9 +203,11 @@ def test_a_kings_court_round_played_through_slash_commands(sqlite_url, discord, 
         assert "- Votes: alice 5, carol 1, frank 1, heidi 1, ivan 1, judy 1" in told
         assert "- alice joins the court 1st, with 5 votes." in told
 
-        # bob's receipt followed his vote as a file, in an ephemeral follow-up.
-        bobs = next(f for f in eventually(lambda: discord.followups)
-                    if f["token"] == answers["bob"][0]["token"])
+        # Each recorded vote's receipt followed it as a file, in an ephemeral follow-up; the
+        # refused one had none.
+        tokens = {answers[p][0]["token"] for p in recorded}
+        eventually(lambda: {f["token"] for f in discord.followups} == tokens)
+        bobs = next(f for f in discord.followups if f["token"] == answers["bob"][0]["token"])
         seq = int(recorded["bob"].split("#")[1].split(" ")[0])
         assert bobs["payload"]["flags"] == 64
         assert bobs["payload"]["attachments"] == [{"id": 0, "filename": f"receipt-kc-{seq}.json"}]
@@ -341,17 +344,17 @@ def test_a_spend_asks_first_and_the_rules_answer_in_words(sqlite_url, discord):
 
 
 def test_the_host_links_players_from_the_seasons_page(sqlite_url, discord):
-    from test_host_pages import signed_in, text_of
-
     app = Arbiter(sqlite_url, signer=SIGNER)
     app.create_season("s1")
     app.register_all("s1", PLAYERS)
     try:
         client, csrf, _ = signed_in(sqlite_url, app)
-        with client:
+        try:
             assert "Who plays as whom on Discord" not in client.get("/host/s/s1").text
+        finally:
+            client.__exit__(None, None, None)
         client, csrf, _ = signed_in(sqlite_url, app, discord=settings_for(discord))
-        with client:
+        try:
             page = text_of(client.get("/host/s/s1").text)
             assert "Who plays as whom on Discord Nobody yet" in page
             done = client.post("/host/s/s1/discord", data={
@@ -366,6 +369,8 @@ def test_the_host_links_players_from_the_seasons_page(sqlite_url, discord):
             assert typo.status_code == 422
             assert "is not a Discord user id" in text_of(typo.text)
             assert Links(app).of("s1") == {USERS["bob"]: "bob"}
+        finally:
+            client.__exit__(None, None, None)
     finally:
         app.close()
 

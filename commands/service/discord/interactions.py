@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as NotYet
@@ -29,12 +30,12 @@ from urllib.parse import quote
 from commands.service.arbiter import Arbiter
 from commands.service.discord.links import Links, joining
 from commands.service.discord.rest import EPHEMERAL, DiscordError, Rest
+from commands.service.discord.seats import Seat, Seats
 from commands.service.discord.settings import DiscordSettings
-from commands.service.discord.slash import arguments, declared, given
+from commands.service.discord.slash import arguments, given
 from commands.service.outcomes import Outcome
 from commands.service.tokens import Tokens
 from domain.decider import HOST
-from domain.edge import excerpt
 from domain.errors import RuleViolation
 from domain.games import get_game
 from projections import story
@@ -70,16 +71,6 @@ class Reply:
 ATTACH_TRIES = 5  # a follow-up waits for Discord to have the answer it follows: 0.5 s, 1 s, ...
 
 
-@dataclass(frozen=True)
-class Seat:
-    """Where a linked user sits: a player (or the host) of a running match of a season."""
-
-    season: str
-    match: str
-    game: str
-    player: str  # or HOST
-
-
 class Interactions:
     def __init__(self, arbiter: Arbiter, tokens: Tokens, settings: DiscordSettings,
                  submit: Callable[..., Outcome], seasons: Callable[[], list[str]],
@@ -89,12 +80,15 @@ class Interactions:
         self.arbiter, self.tokens, self.settings = arbiter, tokens, settings
         self.submit, self.seasons, self.rest = submit, seasons, rest
         self.links = Links(arbiter)
+        self.seats = Seats(arbiter, self.links, seasons)
         self.defer_after = defer_after
         self._commands = ThreadPoolExecutor(8, thread_name_prefix="discord")
+        self._closed = threading.Event()
 
     def close(self) -> None:
         """Commands under way finish; receipts still waiting to follow are let go."""
-        self._commands.shutdown(wait=False, cancel_futures=True)
+        self._closed.set()
+        self._commands.shutdown(wait=True, cancel_futures=True)
 
     def answer(self, interaction: Mapping[str, Any]) -> dict[str, Any]:
         kind = interaction.get("type")
@@ -151,7 +145,8 @@ class Interactions:
         said = ("Your receipt, to keep: `arbiter receipt verify` shows with it that your "
                 "command is in the log the round's posted checkpoint signs.")
         for attempt in range(ATTACH_TRIES):
-            self.rest.sleep(0.5 * 2 ** attempt)
+            if self._closed.wait(0.5 * 2 ** attempt):
+                return  # the service stops
             try:
                 self.rest.follow_up(self.settings.application_id, token, said, reply.files)
                 return
@@ -167,10 +162,10 @@ class Interactions:
         if name == "join":
             return self.join(user, str(options.get("link") or ""))
         if name == "status":
-            return self.status(self.seat(user, None, options.get("match")))
+            return self.status(self.seats.seat(user, None, options.get("match")))
         if name == "rules":
-            return self.rules(self.seat(user, None, options.get("match")))
-        seat = self.seat(user, name, options.get("match"))
+            return self.rules(self.seats.seat(user, None, options.get("match")))
+        seat = self.seats.seat(user, name, options.get("match"))
         game = get_game(seat.game)
         args = arguments(game, name, options)
         price = getattr(game, "SPENDS", {}).get(name)
@@ -259,64 +254,6 @@ class Interactions:
         lines.append(f"<{self.page(seat.match)}>")
         return "\n".join(lines)
 
-    # -- who is who -----------------------------------------------------------------------
-
-    def linked(self, user: str) -> dict[str, str]:
-        """season -> the player (or HOST) `user` is linked to there."""
-        found = {}
-        for season in self.seasons():
-            player = self.links.of(season).get(user)
-            if player is not None:
-                found[season] = player
-        return found
-
-    def seats(self, user: str, name: str | None) -> list[Seat]:
-        """The running matches where `user` may send `name` (None: any of their matches)."""
-        found = []
-        for season_name, player in self.linked(user).items():
-            season = self.arbiter.season(season_name)
-            for match_id, m in season.matches.items():
-                if m["ended"] or (player != HOST and player not in m["players"]):
-                    continue
-                spec = getattr(get_game(m["game"]), "COMMANDS", {}).get(name)
-                side = "host" if player == HOST else "player"
-                if name is None or (spec is not None and spec.actor == side):
-                    found.append(Seat(season_name, match_id, m["game"], player))
-        return found
-
-    def seat(self, user: str, name: str | None, match: object) -> Seat:
-        if not self.linked(user):
-            raise RuleViolation("not_linked", "your Discord account is not linked to a "
-                                "player: send /join with the personal link the host sent you")
-        seats = self.seats(user, name)
-        command = f"/{name}" if name else "this"
-        if isinstance(match, str) and match:
-            chosen = [s for s in seats if s.match == match]
-            if not chosen:
-                anywhere = self.seats(user, None)
-                if any(s.match == match for s in anywhere):
-                    raise RuleViolation("wrong_command", f"{command} is not a command of your "
-                                        f"side in {excerpt(match)}")
-                raise RuleViolation("not_your_match", f"you do not play in a running match "
-                                    f"{excerpt(match)}")
-            return chosen[0]
-        if not seats:
-            if name is not None and self.host_only(name) and \
-                    HOST not in self.linked(user).values():
-                raise RuleViolation("host_only", f"{command} is the host's: it needs the "
-                                    "Discord account the host linked as host")
-            raise RuleViolation("no_match", f"none of your running matches takes {command}")
-        if len({s.match for s in seats}) > 1:
-            which = f"that take {command}" if name else "running"
-            raise RuleViolation("which_match", f"you play in several matches {which}: add "
-                                f"match: one of {', '.join(s.match for s in seats)}")
-        return seats[0]
-
-    @staticmethod
-    def host_only(name: str) -> bool:
-        specs = next((d.specs for d in declared() if d.name == name), {})
-        return bool(specs) and all(s.actor == "host" for s in specs.values())
-
     # -- autocomplete ---------------------------------------------------------------------
 
     def complete(self, user: str, data: dict[str, Any]) -> list[dict[str, str]]:
@@ -328,7 +265,7 @@ class Interactions:
             return []
         typed = str(focused.get("value") or "").lower()
         name = data["name"] if data["name"] not in ("status", "rules") else None
-        seats = self.seats(user, name)
+        seats = self.seats.of(user, name)
         if focused.get("name") == "match":
             found = sorted({s.match for s in seats})
         else:
