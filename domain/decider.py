@@ -107,7 +107,9 @@ class Arg:
     values). The rules check values themselves, with their own codes; the framework uses this
     to refuse unknown arguments, bound sizes (domain.edge: a text at most `max_length`
     characters, 100 unless said; lists at most 100 items, `max_items` being the rules' bound),
-    document the API and draw forms."""
+    document the API and draw forms. `minimum` and `maximum` state an "int"'s range where the
+    rules fix it whatever the setup (a bill number 1 to 60): shown to players (Discord's
+    options), never checked here: the rules check it with their code."""
 
     kind: str
     required: bool = True
@@ -115,6 +117,8 @@ class Arg:
     max_items: int | None = None
     label: str = ""
     max_length: int | None = None
+    minimum: int | None = None
+    maximum: int | None = None
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import click
 from commands.cli.announce import announce
 from commands.cli.audit import register as register_audit
 from commands.cli.console import fail, one_line
+from commands.cli.discord import register as register_discord
 from commands.cli.disputes import register as register_disputes
 from commands.cli.games import games_command
 from commands.cli.match import register as register_match
@@ -85,6 +86,7 @@ register_service(cli)
 register_store(cli)
 register_season(cli)
 cli.add_command(announce)
+register_discord(cli)
 
 
 def main() -> None:

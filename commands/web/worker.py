@@ -1,5 +1,6 @@
 """One worker process of the service: the application service, the view tables, the
-tokens, and three background loops (the projection, deadlines, stream wake-ups)."""
+tokens, and its background loops (the projection, deadlines, stream wake-ups, and with
+Discord configured its posts)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ from typing import Any
 from audit.keys import Signer
 from commands.service.arbiter import Arbiter
 from commands.service.deadlines import Deadlines
+from commands.service.discord.interactions import Interactions
+from commands.service.discord.posts import Poster
+from commands.service.discord.rest import Rest
+from commands.service.discord.settings import DiscordSettings, discord_settings
 from commands.service.keys import signer_from
 from commands.service.outcomes import Outcome
 from commands.service.tokens import Tokens
@@ -33,6 +38,8 @@ class Settings:
     rate: float = 0.0  # requests a second per bearer token, on average (0: no limit)
     burst: int = 40  # requests a token may send at once
     cors_origins: tuple[str, ...] = ()  # origins whose pages may call the API (none)
+    discord: DiscordSettings | None = None  # Discord's interactions and posts (docs/discord.md)
+    post_interval: float = 2.0  # seconds between looks for Discord posts to send
 
 
 INTERVAL_VARIABLE = "ARBITER_SERVE_INTERVAL"
@@ -50,7 +57,8 @@ def settings_from_environment() -> Settings:
                     projections=os.environ.get(PROJECTIONS_VARIABLE, "1") == "1",
                     rate=float(os.environ.get(RATE_VARIABLE) or "20"),
                     burst=int(os.environ.get(BURST_VARIABLE) or "40"),
-                    cors_origins=tuple(o.strip() for o in origins.split(",") if o.strip()))
+                    cors_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
+                    discord=discord_settings())
 
 
 def now() -> str:
@@ -66,6 +74,11 @@ class Service:
         self.tokens = Tokens(self.arbiter)
         self.hub = Hub(self.views)
         self.deadlines = Deadlines(self.arbiter, self.views, self.submit)
+        found = settings.discord
+        rest = None if found is None else Rest(found.api, found.bot_token)
+        self.discord = None if found is None or rest is None else Interactions(
+            self.arbiter, self.tokens, found, self.submit, self.views.seasons, rest)
+        self.poster = None if found is None or rest is None else Poster(self.arbiter, found, rest)
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -87,6 +100,9 @@ class Service:
             lambda: self.hub.run(self._stop, self.settings.stream_interval),
             lambda: self.deadlines.run(self._stop, self.settings.interval),
         ]
+        if self.poster is not None:
+            poster = self.poster
+            loops.append(lambda: poster.run(self._stop, self.settings.post_interval))
         if self.settings.projections:
             loops.append(lambda: runner.run(env, self._stop, self._wake,
                                             self.settings.projection_interval))
@@ -105,4 +121,6 @@ class Service:
         self.hub.close()
         for thread in self._threads:
             thread.join(timeout=10)
+        if self.discord is not None:
+            self.discord.close()
         self.arbiter.close()

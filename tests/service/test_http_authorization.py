@@ -55,6 +55,9 @@ HOST = [
     ("GET", "/matches/{m}/host/events", None),
 ]
 
+# Discord's own: no token, Discord's signature instead (tests/service/test_discord.py).
+DISCORD = [("POST", "/discord/interactions", {"type": 1})]
+
 
 @pytest.fixture(scope="module")
 def served(pg_server):
@@ -96,8 +99,15 @@ def test_every_endpoint_is_in_these_tables(served):
     routes = {(method.upper(), path) for path, item in server.app.openapi()["paths"].items()
               for method in item}
     listed = {(method, path.replace("{m}", "{match_id}").replace("{s}", "{season}")
-               .replace("/ann/", "/{player}/")) for method, path, _ in PUBLIC + PLAYER + HOST}
+               .replace("/ann/", "/{player}/")) for method, path, _ in
+              PUBLIC + PLAYER + HOST + DISCORD}
     assert routes == listed
+
+
+def test_discords_endpoint_is_off_without_its_key_whatever_the_token(served):
+    server, host, _ = served
+    for client in (server.client(), host):
+        assert refused(call(client, *DISCORD[0]), 404, "discord_off")
 
 
 @pytest.mark.parametrize("method, path, body", PUBLIC, ids=[p for _, p, _ in PUBLIC])

@@ -2,8 +2,8 @@
 players registered from a pasted list, grants and fines from pasted `player,amount,reason`
 lines (previewed before they are saved), transfers, rulings and DMOs with their reasons, a new
 match from a game picker (its players chosen from the season, its setup as a form drawn from
-the game's declared setup), the Death Match of a Main Match's EC, the Final, the full season
-bundle.
+the game's declared setup), the Death Match of a Main Match's EC, the Final, who plays as whom
+on Discord, the full season bundle.
 
 Each form goes through the application service as the API does, in one save (all the lines,
 or none); a refusal comes back beside its form with the values kept.
@@ -23,6 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from audit.season_bundle import FULL
+from commands.service.discord.links import Links
 from commands.service.outcomes import Grant
 from commands.web.auth import Svc
 from commands.web.edge import Route
@@ -67,12 +68,22 @@ def season_page(svc: Service, season: str, token: str, *, done: str | None = Non
                 players=[r["player"] for r in standings["players"]], still_in=still_in,
                 matches=read_matches(svc, season), mains=ended_mains,
                 steps=next_steps(standings), csrf=csrf_of(token), form_id=new_form_id(),
-                done=done, refused=refused, preview=preview, games=games())
+                done=done, refused=refused, preview=preview, games=games(),
+                discord=discord_links(svc, season))
+
+
+def discord_links(svc: Service, season: str) -> list[dict[str, str]] | None:
+    """Who plays as whom on Discord, where Discord is configured or a link was made."""
+    links = Links(svc.arbiter).of(season)
+    if svc.discord is None and not links:
+        return None
+    return [{"player": p, "user": u} for u, p in sorted(links.items(), key=lambda i: i[1])]
 
 
 DONE = {"season": "The season is started: register its players next.",
         "players": "Registered.", "grants": "Granted.", "transfer": "Transferred.",
-        "ruling": "The ruling is recorded.", "dmo": "The DMO is recorded."}
+        "ruling": "The ruling is recorded.", "dmo": "The DMO is recorded.",
+        "discord": "Linked: their slash commands now act as that player."}
 
 
 @router.get("", response_class=HTMLResponse)
@@ -214,8 +225,19 @@ def dmo(svc: Service, season: str, data: FormData) -> str:
     return f"{season_path(season)}?done=dmo"
 
 
+def discord(svc: Service, season: str, data: FormData) -> str:
+    """A Discord user linked to a player of the season, or to its host (docs/discord.md)."""
+    player = text(data, "player", 100)
+    if player != HOST:
+        svc.arbiter.season(season).check_is_registered(player)
+    else:
+        svc.arbiter.season(season)
+    Links(svc.arbiter).link(season, player, text(data, "user", 100), by="host")
+    return f"{season_path(season)}?done=discord"
+
+
 ACTIONS = {"players": register, "grants": grants, "transfer": transfer, "ruling": ruling,
-           "dmo": dmo}
+           "dmo": dmo, "discord": discord}
 
 
 # -- a new match ------------------------------------------------------------------------------
