@@ -60,8 +60,9 @@ class TiledSource:
         """log.json, checked against the checkpoint served beside it, and a reader of the
         tiles up to its last note."""
         notes_first = self._checkpoint()
+        raw = self.fetch(LOG_JSON)
         try:
-            document = json.loads(self.fetch(LOG_JSON))
+            document = json.loads(raw)
             ok = (isinstance(document, dict) and document.get("format") == FORMAT
                   and isinstance(document.get("header"), dict)
                   and isinstance(document.get("notes"), list)

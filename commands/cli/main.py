@@ -19,6 +19,7 @@ from commands.cli.console import fail, one_line
 from commands.cli.disputes import register as register_disputes
 from commands.cli.games import games_command
 from commands.cli.match import register as register_match
+from commands.cli.publish import register as register_publish
 from commands.cli.season import register as register_season
 from commands.cli.serve import register as register_service
 from commands.cli.start import register as register_start
@@ -80,6 +81,7 @@ cli.add_command(games_command)
 register_start(cli)
 register_audit(cli)
 register_verify(cli)
+register_publish(cli)
 register_disputes(cli)
 register_service(cli)
 register_store(cli)

@@ -8,10 +8,12 @@ relative to its own, so a tree copied anywhere keeps working.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -21,6 +23,7 @@ from audit.notes import parse_verifier_key
 from audit.tiles import CHECKPOINT, Tile, TiledLog, parse_path, tiles_of
 from audit.tiles_bundle import LOG_JSON, log_document
 from commands.service.keys import check_signed_by
+from domain.errors import RuleViolation
 
 if TYPE_CHECKING:
     from commands.service.arbiter import Arbiter
@@ -139,3 +142,65 @@ class Tiles:
             while len(self._views) > self.KEPT:
                 self._views.popitem(last=False)
         return view
+
+
+def every_log(app: Arbiter) -> list[tuple[str, str]]:
+    """(log, name) of every season and match in the store, in the order they began."""
+    from commands.service.check import stored_aggregates
+
+    logs = []
+    for aggregate_id, kind in stored_aggregates(app).items():
+        if kind in ("Match", "Season"):
+            aggregate: Any = app.repository.get(aggregate_id)
+            logs.append((MATCH, aggregate.match_id) if kind == "Match"
+                        else (SEASON, aggregate.name))
+    return logs
+
+
+@dataclass
+class Published:
+    """What `publish` did to one log's folder."""
+
+    log: str
+    name: str
+    size: int
+    entries: int
+    written: int = 0
+    kept: int = 0
+
+
+def publish(view: TiledView, root: Path) -> Published:
+    """Write the log's tiles under `root/<log>/<id>/`, as `arbiter serve` serves them.
+
+    Incremental: a tile already there is left as it is (never rewritten), after checking it
+    holds the same bytes (`tile_conflict` otherwise: the folder holds another history of this
+    log, and nothing is written). Each file is written whole and renamed into place, the
+    tiles first, then log.json, then the checkpoint, so a reader that finds a checkpoint finds
+    every tile it needs."""
+    folder = root / prefix_of(view.log, view.name)
+    done = Published(view.log, view.name, view.size, view.version)
+    fresh: list[tuple[Path, bytes]] = []
+    for tile, data in view.published():
+        path = folder / tile.path
+        if path.is_file():
+            if path.read_bytes() != data:
+                raise RuleViolation("tile_conflict", f"{path} holds other bytes than "
+                                    f"{view.log} {view.name}'s {tile.path}: the folder holds "
+                                    "another history of this log; nothing was written")
+            done.kept += 1
+        else:
+            fresh.append((path, data))
+    for path, data in fresh:
+        _write(path, data)
+    done.written = len(fresh)
+    _write(folder / LOG_JSON, view.document)
+    if view.notes:
+        _write(folder / CHECKPOINT, view.notes[-1].encode())
+    return done
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
