@@ -26,9 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from hashlib import sha256
 from itertools import islice
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from audit.bundle import (
     CHECKPOINT,
@@ -52,6 +50,7 @@ from audit.canonical import (
     salt,
 )
 from audit.errors import AuditError
+from audit.headers import HeaderError, Strict
 from audit.merkle import HASH_SIZE, TreeBuilder, leaf_hash, verify_consistency, verify_inclusion
 from audit.notes import (
     Checkpoint,
@@ -63,14 +62,15 @@ from audit.notes import (
     parse_verifier_key,
     verify_parsed_note,
 )
-from audit.rerun import Rerun
 from audit.sealed_line import HEAD as SEALED
 from audit.sealed_line import SealedLines
 from audit.signing import parse_extensions
-from audit.state_root import state_root
 from audit.witness import Seen, check_not_rolled_back, check_seen
+
+if TYPE_CHECKING:  # a full bundle's re-run loads the rules, and then only its game's
+    from audit.rerun import Rerun
+    from domain.match import Match
 from domain.envelope import GENESIS_PREV, SEALS, VERSION
-from domain.match import Match
 from domain.rng import match_seed, seed_commitment
 
 CHUNK = 1024
@@ -311,6 +311,8 @@ class _Verifier:
                 raise AuditError("seed_mismatch", "the header's host seed does not hash to its "
                                  "seed commitment")
             self.salt_key = bytes.fromhex(salt_key)
+            from audit.rerun import Rerun
+
             self.rerun = Rerun(header)
         if self.rerun is None and not self.keep_log:
             self.sealed = SealedLines(header.match)
@@ -463,7 +465,7 @@ class _Verifier:
     def _round_ended(self, round: int) -> None:
         """Mark the end of `round` (unless its checkpoint did): the log before this entry."""
         if round not in self.started.marks:
-            state = state_root(self.rerun.match) if self.rerun and self.rerun.match else None
+            state = self.rerun.state_root() if self.rerun and self.rerun.match else None
             self.started.marks[round] = RoundMark(round, self.size, self.tree.root().hex(), state)
 
     # -- seals opened in public ------------------------------------------------------------
@@ -562,7 +564,7 @@ class _Verifier:
         if close.round != self.round:
             raise AuditError("bad_round", f"the checkpoint closes round {close.round}, but its "
                              f"last entry belongs to round {self.round}", seq)
-        if self.rerun is not None and state_root(self.rerun.configured) != close.state_root:
+        if self.rerun is not None and self.rerun.state_root() != close.state_root:
             raise AuditError("state_root_mismatch", f"the signed state root of round "
                              f"{close.round} is not the re-run's", seq)
         self.started.checkpoints.append(SignedCheckpoint(
@@ -623,17 +625,15 @@ class _Verifier:
                              self.size)
 
 
-H = TypeVar("H", bound=BaseModel)
+H = TypeVar("H", bound=Strict)
 
 
 def read_header(model: type[H], value: Any) -> tuple[H, VerifierKey | None]:
     """A bundle's header and the host key it names, each in its one spelling."""
     try:
-        header = model.model_validate(value)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(x) for x in first["loc"]) or "header"
-        raise AuditError("malformed_header", f"{where}: {first['msg']}") from None
+        header = model.read(value)
+    except HeaderError as error:
+        raise AuditError("malformed_header", str(error)) from None
     host_key = getattr(header, "host_key", None)
     if host_key is None:
         return header, None

@@ -44,7 +44,7 @@ def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
     of that origin signed by another key, or rolled back to an older checkpoint, fails
     (the file: $ARBITER_KNOWN_KEYS, else ~/.config/arbiter/known_origins)."""
     from audit import witness
-    from audit.season_verify import verify_any
+    from audit.any_bundle import verify_any
     from audit.tiles_bundle import bundle_lines
 
     path = witness.known_origins_file()
@@ -113,25 +113,25 @@ def header_claims(file: str) -> tuple[str | None, str | None]:
 
 def signed_checkpoint(audit: Any) -> tuple[int, bytes] | None:
     """The size and root of a verified bundle's last signed checkpoint, if it has one."""
-    from audit.season_verify import SeasonAudit
+    from audit.verify import Audit
 
-    if isinstance(audit, SeasonAudit):
-        root = audit.signed_root  # set with every checkpoint
-        return (audit.checkpoints[-1], root) if audit.checkpoints and root is not None else None
-    return (audit.checkpoints[-1].size, audit.checkpoints[-1].root) if audit.checkpoints \
-        else None
+    if isinstance(audit, Audit):
+        return (audit.checkpoints[-1].size, audit.checkpoints[-1].root) if audit.checkpoints \
+            else None
+    root = audit.signed_root  # a season's, set with every checkpoint
+    return (audit.checkpoints[-1], root) if audit.checkpoints and root is not None else None
 
 
 def verified_data(audit: Any) -> dict[str, Any]:
     """What `verify --json` prints of a verified match bundle or season bundle."""
-    from audit.season_verify import SeasonAudit
+    from audit.verify import Audit
 
     h = audit.header
     found = {"verified": True, "kind": h.kind, "entries": audit.entries,
              "checkpoints": len(audit.checkpoints),
              "signed_by": str(audit.signer) if audit.checkpoints else None,
              "pinned": audit.pinned, "findings": dict(audit.findings())}
-    if isinstance(audit, SeasonAudit):
+    if not isinstance(audit, Audit):  # a season's
         return {**found, "season": h.season, "origin": h.origin, "matches": h.matches,
                 "match_checkpoints": audit.match_notes, "cited": audit.cited,
                 "standings": audit.standings()}
