@@ -5,6 +5,7 @@ by anyone, with no store and no network. docs/audit.md has the formats and failu
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,7 +46,6 @@ def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
     (the file: $ARBITER_KNOWN_KEYS, else ~/.config/arbiter/known_origins)."""
     from audit import witness
     from audit.any_bundle import verify_any
-    from audit.tiles_bundle import bundle_lines
 
     path = witness.known_origins_file()
     known = witness.load(path)
@@ -69,8 +69,12 @@ def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
             witness.check_key(seen, named, "the key the bundle's header names", path)
         pinned = key or (vkey_of(seen.key) if seen is not None else None)
         with ExitStack() as stack:
-            stream = stack.enter_context(open(file, "rb")) if tiled is None \
-                else bundle_lines(tiled)
+            if tiled is None:
+                stream: Iterable[bytes] = stack.enter_context(open(file, "rb"))
+            else:
+                from audit.tiles_bundle import bundle_lines
+
+                stream = bundle_lines(tiled)
             return verify_any(stream, pinned, progress=progress_bar(stack), seen=seen)
 
     audit = judged(check, as_json)
