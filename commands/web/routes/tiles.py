@@ -9,6 +9,7 @@ ETag, and `If-None-Match` gets a 304. Entry bundles are gzipped for a client tha
 
 from __future__ import annotations
 
+import functools
 import gzip
 from hashlib import sha256
 from typing import Annotated, Any
@@ -67,10 +68,15 @@ def served(view: TiledView, path: str, if_none_match: str | None,
     if if_none_match is not None and tag in (t.strip() for t in if_none_match.split(",")):
         return Response(status_code=304, headers=headers)
     if gzipped:
-        data = gzip.compress(data, mtime=0)
+        data = compressed(data)
         headers["Content-Encoding"] = "gzip"
     return Response(data, media_type=TYPES.get(path, "application/octet-stream"),
                     headers=headers)
+
+
+@functools.lru_cache(maxsize=128)  # entry bundles never change: each is compressed once
+def compressed(data: bytes) -> bytes:
+    return gzip.compress(data, mtime=0)
 
 
 def missing(view: TiledView, path: str) -> str:
