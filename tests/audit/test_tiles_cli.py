@@ -60,6 +60,11 @@ def store(tmp_path_factory):
         db, key, "match", "submit", "m", "bid", "amount=0", "--as", bidder, "--json")))
     ok(arbiter(db, key, "match", "close-round", "m", "--round", "1"))
     ok(arbiter(db, key, "match", "submit", "m", "bid", "amount=0", "--as", bidder))
+    for args in (["match", "create", "u", "--season", file.season, "--game", "sealed_bid",
+                  "--players", ",".join(file.players[:3]), "--setup", '{"rounds": 2}',
+                  "--unsigned"],
+                 ["match", "host", "u", "open_match"]):
+        ok(arbiter(db, key, *args))
     return {"db": db, "key": key, "dir": folder, "match": file.match, "season": file.season}
 
 
@@ -75,12 +80,13 @@ def verify_json(*args: str) -> dict:
     found = json.loads(ok(CliRunner().invoke(cli, ["verify", *args, "--json"])))
     for how in ("key_source", "pinned"):
         found.pop(how)
-    found["findings"].pop("signed by")
+    found["findings"].pop("signed by", None)
     return found
 
 
 def test_a_published_log_verifies_as_its_bundle_does(store, published):
-    for log, name in (("match", store["match"]), ("match", "m"), ("season", store["season"])):
+    for log, name in (("match", store["match"]), ("match", "m"), ("match", "u"),
+                      ("season", store["season"])):
         bundle = store["dir"] / f"{name}.jsonl"
         export = ["export", "--public", "-o", str(bundle)]
         ok(arbiter(store["db"], store["key"], *export,
@@ -98,6 +104,15 @@ def test_the_live_match_has_its_unsigned_entries_in_log_json(store, published):
     assert len(document["tail"]) == app.match("m").version - signed > 0
     assert document["tail"][0]["seq"] == signed + 1
     app.close()
+
+
+def test_a_match_created_unsigned_has_no_checkpoint_and_no_tiles(store, published):
+    prefix = published / "match" / "u"
+    assert sorted(p.relative_to(prefix).as_posix() for p in prefix.rglob("*") if p.is_file()) \
+        == ["arbiter/log.json"]
+    document = json.loads((prefix / "arbiter" / "log.json").read_text())
+    assert document["notes"] == [] and document["header"]["unsigned"] is True
+    assert [e["seq"] for e in document["tail"]] == list(range(1, len(document["tail"]) + 1))
 
 
 def test_publishing_again_writes_only_what_is_new_and_never_rewrites_a_tile(store, published):

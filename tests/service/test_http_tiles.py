@@ -119,3 +119,12 @@ def test_the_bundle_rebuilt_from_the_served_tiles_is_the_served_bundle(server):
     rebuilt = b"".join(bundle_lines(TiledSource(fetch, lambda ref: None)))
     assert rebuilt == http.get(f"/matches/{match_id}/bundle").content
     assert verify(rebuilt.splitlines(keepends=True)).entries == 360
+
+
+def test_an_id_is_one_path_segment_in_a_url_and_in_a_folder():
+    from commands.service.tiles import prefix_of, segment
+
+    assert segment("kings-court_1.v2~x") == "kings-court_1.v2~x"
+    assert [segment(i) for i in ("a b", "a/b", "..", ".hidden", "é")] == [
+        "a%20b", "a%2Fb", "%2E.", "%2Ehidden", "%C3%A9"]
+    assert prefix_of("season", "spring") == "season/spring"
