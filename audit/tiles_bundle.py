@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from hashlib import sha256
 from typing import Any
@@ -33,6 +34,7 @@ LOG_JSON = "arbiter/log.json"
 MATCH_PREFIX = b"arbiter/event/v1\n"  # domain.envelope's, not imported: verify loads lightly
 SEASON_PREFIX = b"arbiter/season/v1\n"
 _KIND = b',"kind":'  # an entry's canonical text: "hash" sorts just before "kind"
+_RELATIVE = re.compile(r"\.\./\.\./match/[A-Za-z0-9_~%-][A-Za-z0-9._~%-]*")  # a match beside the season
 
 
 def log_document(header_line: str, notes: Sequence[str], tail: Sequence[dict[str, Any]],
@@ -130,8 +132,10 @@ def _season_lines(source: TiledSource, document: dict[str, Any],
     where = document.get("matches")
     matches = header.get("matches")
     if not (isinstance(where, dict) and isinstance(matches, list)
-            and all(isinstance(m, str) and isinstance(where.get(m), str) for m in matches)):
-        raise AuditError("malformed_header", f"{LOG_JSON} names no prefix for some match")
+            and all(isinstance(m, str) and isinstance(where.get(m), str)
+                    and _RELATIVE.fullmatch(where[m]) for m in matches)):
+        raise AuditError("malformed_header", f"{LOG_JSON} must name each match's prefix, "
+                         "relative to the season's (../../match/ID): no other host or folder")
     logs: dict[str, tuple[dict[str, Any], TileReader]] = {}
     for match_id in matches:
         match_document, match_reader = source.resolve(where[match_id]).document()

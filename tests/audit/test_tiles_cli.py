@@ -246,3 +246,15 @@ def test_a_receipt_is_proven_from_the_tiles(store, published, static_host):
     both = CliRunner().invoke(cli, ["receipt", "verify", receipt, "--tiles", "x", "--bundle",
                                     receipt])
     assert both.exit_code == 2 and "invalid_input" in both.output
+
+
+def test_a_season_names_its_matches_beside_it_and_nowhere_else(store, published, tmp_path):
+    copy = tmp_path / "copy"
+    shutil.copytree(published, copy)
+    prefix = copy / "season" / store["season"]
+    document = json.loads((prefix / "arbiter" / "log.json").read_text())
+    for elsewhere in ("https://elsewhere.example/match/x", "../../../../tmp/x", "/etc"):
+        document["matches"][store["match"]] = elsewhere
+        (prefix / "arbiter" / "log.json").write_text(json.dumps(document))
+        assert failed(CliRunner().invoke(cli, ["verify", str(prefix)])).startswith(
+            "FAILED malformed_header")
