@@ -34,7 +34,8 @@ LOG_JSON = "arbiter/log.json"
 MATCH_PREFIX = b"arbiter/event/v1\n"  # domain.envelope's, not imported: verify loads lightly
 SEASON_PREFIX = b"arbiter/season/v1\n"
 _KIND = b',"kind":'  # an entry's canonical text: "hash" sorts just before "kind"
-_RELATIVE = re.compile(r"\.\./\.\./match/[A-Za-z0-9_~%-][A-Za-z0-9._~%-]*")  # a match beside the season
+# Where a season's log.json may say a match is: beside the season, never another host or folder.
+_RELATIVE = re.compile(r"\.\./\.\./match/[A-Za-z0-9_~%-][A-Za-z0-9._~%-]*")
 
 
 def log_document(header_line: str, notes: Sequence[str], tail: Sequence[dict[str, Any]],
