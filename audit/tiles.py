@@ -195,17 +195,32 @@ class TileReader:
             if width <= 0:
                 raise AuditError("tile_missing", f"a tree of {self.size} entries has no tile "
                                  f"{Tile(level, index).path}")
-            tile = Tile(level, index, width)
-            data = self.fetch(tile.path)
+            tile, data = self._fetched(Tile(level, index, width))
             if level is None:
-                self._tiles[key] = parse_entry_bundle(data, width, tile.path)
-            elif len(data) != width * HASH_SIZE:
+                found = parse_entry_bundle(data, tile.width, tile.path)
+            elif len(data) != tile.width * HASH_SIZE:
                 raise AuditError("malformed_tile", f"{tile.path} holds {len(data)} bytes, not "
-                                 f"{width * HASH_SIZE}")
+                                 f"{tile.width * HASH_SIZE}")
             else:
-                self._tiles[key] = [data[i:i + HASH_SIZE]
-                                    for i in range(0, len(data), HASH_SIZE)]
+                found = [data[i:i + HASH_SIZE] for i in range(0, len(data), HASH_SIZE)]
+            self._tiles[key] = found[:width]
         return self._tiles[key]
+
+    def _fetched(self, tile: Tile) -> tuple[Tile, bytes]:
+        """The tile, or, for a partial tile the log no longer keeps (c2sp.org/tlog-tiles lets
+        a log delete one once its full tile exists), the full tile it begins."""
+        try:
+            return tile, self.fetch(tile.path)
+        except AuditError as error:
+            if error.code != "tile_missing" or tile.full:
+                raise
+            full = Tile(tile.level, tile.index)
+            try:
+                return full, self.fetch(full.path)
+            except AuditError as again:
+                if again.code == "tile_missing":
+                    raise error from None  # name the tile the tree of this size needs
+                raise
 
     def entry(self, index: int) -> bytes:
         """The bytes of entry `index` (from 0), as its bundle holds them."""

@@ -9,6 +9,7 @@ relative to its own, so a tree copied anywhere keeps working.
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -69,11 +70,13 @@ class TiledView:
 
     def published(self) -> Iterator[tuple[Tile, bytes]]:
         """Every tile a static copy holds: the full tiles of the last signed size, and the
-        partial tiles of every signed size (c2sp.org/tlog-tiles asks for those)."""
+        partial tiles of every signed size (c2sp.org/tlog-tiles asks for those) but the ones
+        a full tile now holds (it lets a log delete those: a client reads the full tile)."""
         seen: set[Tile] = set()
         for size in self.sizes:
             for tile in tiles_of(size):
-                if tile not in seen and (size == self.size or not tile.full):
+                superseded = not tile.full and Tile(tile.level, tile.index).covered() <= self.size
+                if tile not in seen and (size == self.size or not tile.full) and not superseded:
                     seen.add(tile)
                     data = self.tiles.tile(tile, self.size)
                     assert data is not None  # tiles_of(size) names tiles within size
@@ -174,9 +177,9 @@ def publish(view: TiledView, root: Path) -> Published:
 
     Incremental: a tile already there is left as it is (never rewritten), after checking it
     holds the same bytes (`tile_conflict` otherwise: the folder holds another history of this
-    log, and nothing is written). Each file is written whole and renamed into place, the
-    tiles first, then log.json, then the checkpoint, so a reader that finds a checkpoint finds
-    every tile it needs."""
+    log, and nothing is written); the partial tiles a new full tile holds are removed. Each
+    file is written whole and renamed into place, the tiles first, then log.json, then the
+    checkpoint, so a reader that finds a checkpoint finds every tile it needs."""
     folder = root / prefix_of(view.log, view.name)
     done = Published(view.log, view.name, view.size, view.version)
     fresh: list[tuple[Path, bytes]] = []
@@ -193,6 +196,8 @@ def publish(view: TiledView, root: Path) -> Published:
     for path, data in fresh:
         _write(path, data)
     done.written = len(fresh)
+    for path, _ in fresh:  # the partial tiles a new full tile holds are not kept
+        shutil.rmtree(path.with_name(path.name + ".p"), ignore_errors=True)
     _write(folder / LOG_JSON, view.document)
     if view.notes:
         _write(folder / CHECKPOINT, view.notes[-1].encode())

@@ -168,3 +168,25 @@ def test_a_short_or_missing_tile_is_named():
     with pytest.raises(AuditError) as error:
         TileReader(short, 300).entry(299)
     assert error.value.code == "malformed_tile"
+
+
+def test_a_partial_tile_no_longer_kept_is_read_from_its_full_tile():
+    """c2sp.org/tlog-tiles lets a log delete a partial tile once its full tile exists, and a
+    client fall back to the full one: a tree of 300 read where only the tiles of 600 are
+    kept, and of those no partial tile whose full tile exists."""
+    log = TiledLog(LEAVES[:600])
+
+    def get(path: str) -> bytes:
+        tile = parse_path(path)
+        kept = tile is not None and (tile.full or Tile(tile.level, tile.index).covered() > 600)
+        data = log.tile(tile, 600) if tile is not None and kept else None
+        if data is None:
+            raise AuditError("tile_missing", path)
+        return data
+
+    reader = TileReader(get, 300)
+    assert reader.root(300) == root(LEAVES[:300])
+    assert reader.entry(299) == LEAVES[299]
+    with pytest.raises(AuditError) as error:
+        TileReader(get, 650).root(650)   # no full tile holds the entries past 512
+    assert error.value.code == "tile_missing" and "002.p/138" in error.value.detail

@@ -115,6 +115,19 @@ def test_a_match_created_unsigned_has_no_checkpoint_and_no_tiles(store, publishe
     assert [e["seq"] for e in document["tail"]] == list(range(1, len(document["tail"]) + 1))
 
 
+def test_a_partial_tile_a_full_one_holds_is_not_kept(store, published):
+    prefix = published / "match" / store["match"]
+    assert (prefix / "tile" / "0" / "000").is_file()
+    assert not (prefix / "tile" / "0" / "000.p").exists()       # the rounds signed below 256
+    assert not (prefix / "tile" / "entries" / "000.p").exists()
+    app = Arbiter(store["db"])
+    signed = [n["size"] for n in app.checkpoints(store["match"]).notes]
+    app.close()
+    # the rounds signed past 256 entries: each its partial tile, as the spec asks
+    assert sorted(int(p.name) for p in (prefix / "tile" / "0" / "001.p").iterdir()) == [
+        size - 256 for size in signed if size > 256]
+
+
 def test_publishing_again_writes_only_what_is_new_and_never_rewrites_a_tile(store, published):
     again = json.loads(ok(arbiter(store["db"], store["key"], "publish", "--all",
                                   str(published), "--json")))
