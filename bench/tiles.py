@@ -174,7 +174,7 @@ def publishing(folder: Path) -> list[str]:
     subprocess.run([ARBITER, "publish", "--all", str(out)], cwd=folder, check=True,
                    stdout=subprocess.DEVNULL)
     again = time.perf_counter() - start
-    return ["| publish --all (11 matches' and 2 seasons' logs) | time | files | bytes |",
+    return ["| publish --all (15 matches' and 2 seasons' logs) | time | files | bytes |",
             "|---|---|---|---|", f"| into an empty folder | {fresh:.2f} s | {files} | {size} |",
             f"| again, nothing new | {again:.2f} s | 0 written | |"]
 
