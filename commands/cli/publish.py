@@ -31,12 +31,13 @@ def publish_command(ctx: click.Context, names: tuple[str, ...], season_name: str
     log) under DIR as c2sp.org/tlog-tiles: DIR/match/ID/ and DIR/season/ID/, each with its
     checkpoint, tile/<L>/<N>[.p/<W>], tile/entries/<N>[.p/<W>] and arbiter/log.json.
 
-    Run it again after each round: only new tiles are written, a tile already there is never
-    rewritten (and must hold the same bytes: `tile_conflict`), and the checkpoint is
-    replaced last. docs/audit.md ("Tiles") has the layout."""
+    Run it again after each round: a log the folder holds as it stands is left alone, only
+    new tiles are written, a tile already there is never rewritten (and must hold the same
+    bytes: `tile_conflict`), and the checkpoint is replaced last. docs/audit.md ("Tiles") has
+    the layout."""
     from commands.service.arbiter import Arbiter
     from commands.service.keys import signer_from
-    from commands.service.tiles import MATCH, SEASON, Tiles, every_log, publish
+    from commands.service.tiles import MATCH, SEASON, Tiles, every_log, publish, up_to_date
 
     if not 1 <= len(names) <= 2:
         raise AuditError("invalid_input", "give the folder DIR, after the MATCH if you name one")
@@ -56,7 +57,8 @@ def publish_command(ctx: click.Context, names: tuple[str, ...], season_name: str
         assert match_id is not None  # one of the three (above)
         logs = [(MATCH, match_id)]
     tiles = Tiles(app)
-    done = [publish(tiles.view(log, name), Path(folder)) for log, name in logs]
+    done = [up_to_date(app, log, name, Path(folder)) or
+            publish(tiles.view(log, name), Path(folder)) for log, name in logs]
     rows = [{"log": d.log, "id": d.name, "entries": d.entries, "signed": d.size,
              "written": d.written, "kept": d.kept} for d in done]
     render.show({"folder": folder, "logs": rows}, as_json, lambda: [

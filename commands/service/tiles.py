@@ -8,6 +8,7 @@ relative to its own, so a tree copied anywhere keeps working.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import threading
@@ -25,6 +26,8 @@ from audit.tiles import CHECKPOINT, Tile, TiledLog, parse_path, tiles_of
 from audit.tiles_bundle import LOG_JSON, log_document
 from commands.service.keys import check_signed_by
 from domain.errors import RuleViolation
+from domain.match import Match
+from domain.season import Season
 
 if TYPE_CHECKING:
     from commands.service.arbiter import Arbiter
@@ -148,15 +151,15 @@ class Tiles:
 
 
 def every_log(app: Arbiter) -> list[tuple[str, str]]:
-    """(log, name) of every season and match in the store, in the order they began."""
+    """(log, name) of every season in the store, in the order they began, each followed by
+    its matches (every match is one season's): only the seasons are loaded to find them."""
     from commands.service.check import stored_aggregates
 
     logs = []
     for aggregate_id, kind in stored_aggregates(app).items():
-        if kind in ("Match", "Season"):
-            aggregate: Any = app.repository.get(aggregate_id)
-            logs.append((MATCH, aggregate.match_id) if kind == "Match"
-                        else (SEASON, aggregate.name))
+        if kind == "Season":
+            season: Season = app.repository.get(aggregate_id)
+            logs += [(SEASON, season.name), *((MATCH, m) for m in season.matches)]
     return logs
 
 
@@ -170,6 +173,27 @@ class Published:
     entries: int
     written: int = 0
     kept: int = 0
+
+
+def up_to_date(app: Arbiter, log: str, name: str, root: Path) -> Published | None:
+    """What `root` holds of the log, when it is the store's log as it stands (the same signed
+    checkpoints, as many entries): nothing to publish; None otherwise."""
+    folder = root / prefix_of(log, name)
+    try:
+        document = json.loads((folder / LOG_JSON).read_bytes())
+        checkpoint = (folder / CHECKPOINT).read_text() if document["notes"] else None
+        notes, tail = document["notes"], document["tail"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    signed = app.checkpoints(name).notes if log == MATCH else \
+        app.season_checkpoints(name).notes
+    aggregate = Match.create_id(name) if log == MATCH else Season.create_id(name)
+    version = app.stored_versions([aggregate])[0]
+    size = signed[-1]["size"] if signed else 0
+    if notes != [n["note"] for n in signed] or checkpoint != (notes[-1] if notes else None) \
+            or not isinstance(tail, list) or size + len(tail) != version:
+        return None
+    return Published(log, name, size, version)
 
 
 def publish(view: TiledView, root: Path) -> Published:
