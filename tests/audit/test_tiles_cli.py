@@ -65,7 +65,8 @@ def store(tmp_path_factory):
                   "--unsigned"],
                  ["match", "host", "u", "open_match"]):
         ok(arbiter(db, key, *args))
-    return {"db": db, "key": key, "dir": folder, "match": file.match, "season": file.season}
+    return {"db": db, "key": key, "dir": folder, "match": file.match, "season": file.season,
+            "players": file.players}
 
 
 @pytest.fixture
@@ -132,14 +133,23 @@ def test_publishing_again_writes_only_what_is_new_and_never_rewrites_a_tile(stor
     again = json.loads(ok(arbiter(store["db"], store["key"], "publish", "--all",
                                   str(published), "--json")))
     assert {row["written"] for row in again["logs"]} == {0}
+    # a log the folder holds as it stands is left alone, unread
     full = published / "match" / store["match"] / "tile" / "0" / "000"
     assert full.stat().st_size == 8192
-    checkpoint = (published / "match" / store["match"] / "checkpoint").read_bytes()
     full.write_bytes(b"\0" * 8192)
-    refused = arbiter(store["db"], store["key"], "publish", store["match"], str(published))
+    ok(arbiter(store["db"], store["key"], "publish", store["match"], str(published)))
+    assert full.read_bytes() == b"\0" * 8192
+    # a log that grew is written again: a tile already there must hold the same bytes
+    prefix = published / "match" / "m"
+    size = int((prefix / "checkpoint").read_text().split("\n")[1])
+    partial = prefix / "tile" / "0" / "000.p" / str(size)
+    partial.write_bytes(b"\0" * len(partial.read_bytes()))
+    checkpoint = (prefix / "checkpoint").read_bytes()
+    ok(arbiter(store["db"], store["key"], "match", "submit", "m", "bid", "amount=0", "--as",
+               store["players"][2]))
+    refused = arbiter(store["db"], store["key"], "publish", "m", str(published))
     assert refused.exit_code == 2 and "tile_conflict" in refused.output
-    assert full.read_bytes() == b"\0" * 8192  # left for a person to look at
-    assert (published / "match" / store["match"] / "checkpoint").read_bytes() == checkpoint
+    assert (prefix / "checkpoint").read_bytes() == checkpoint
 
 
 def test_publish_refuses_what_it_cannot_use(store, tmp_path):
