@@ -31,7 +31,10 @@ from domain.edge import TEXT_MAX, check_name, check_text, excerpt
 from domain.envelope import GENESIS_PREV, seal_season_entry
 from domain.errors import RuleViolation
 from domain.match import parse_salt_key
-from domain.origins import DEFAULT_PREFIX, ORIGIN_PREFIX, season_origin
+from domain.origins import DEFAULT_PREFIX as DEFAULT_PREFIX  # re-exported: older imports
+from domain.origins import ORIGIN_PREFIX as ORIGIN_PREFIX
+from domain.origins import match_origin as match_origin
+from domain.origins import season_origin as season_origin
 
 ASSETS = ("garnets", "tol", "opal", "moe", "ec", "dm_entrant")
 POSTED_ONLY = ("trade_freeze",)  # a match's freeze on garnet trades, not a balance
