@@ -12,7 +12,8 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import Aggregate, event
 
 from domain.errors import RuleViolation
-from domain.season import DEFAULT_PREFIX, check_origin_prefix, match_origin
+from domain.origins import DEFAULT_PREFIX, match_origin
+from domain.season import check_origin_prefix
 
 
 class MatchCheckpoints(Aggregate):

@@ -31,6 +31,10 @@ from domain.edge import TEXT_MAX, check_name, check_text, excerpt
 from domain.envelope import GENESIS_PREV, seal_season_entry
 from domain.errors import RuleViolation
 from domain.match import parse_salt_key
+from domain.origins import DEFAULT_PREFIX as DEFAULT_PREFIX  # re-exported: older imports
+from domain.origins import ORIGIN_PREFIX as ORIGIN_PREFIX
+from domain.origins import match_origin as match_origin
+from domain.origins import season_origin as season_origin
 
 ASSETS = ("garnets", "tol", "opal", "moe", "ec", "dm_entrant")
 POSTED_ONLY = ("trade_freeze",)  # a match's freeze on garnet trades, not a balance
@@ -44,18 +48,7 @@ DUEL_GAME = "tile_joust"  # the game of Death Matches and of the Final Match
 ELIMINATED, REINSTATED = "eliminated", "reinstated"
 
 SEASON_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-# A schema-less URL (c2sp.org/tlog-checkpoint): no spaces, no '+'.
-ORIGIN_PREFIX = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~-]*(/[A-Za-z0-9._~-]+)*")
-DEFAULT_PREFIX = "arbiter"
 RESERVED = (HOST, SYSTEM, PUBLIC)
-
-
-def season_origin(prefix: str, name: str) -> str:
-    return f"{prefix}/season/{name}"
-
-
-def match_origin(prefix: str, match_id: str) -> str:
-    return f"{prefix}/match/{match_id}"
 
 
 def check_origin_prefix(prefix: object) -> str:

@@ -26,17 +26,9 @@ from domain.edge import excerpt
 from domain.envelope import salt
 from domain.errors import RuleViolation
 from domain.match import Match, parse_salt_key
+from domain.origins import DEFAULT_PREFIX, ORIGIN_PREFIX, match_origin
 from domain.records import headline, may_see, own_parts, shown
-from domain.season import (
-    DEATH_MATCH,
-    DEFAULT_PREFIX,
-    FINAL_MATCH,
-    ORIGIN_PREFIX,
-    Season,
-    ending,
-    match_kind,
-    match_origin,
-)
+from domain.season import DEATH_MATCH, FINAL_MATCH, Season, ending, match_kind
 from projections.dashboard import phase_now
 
 ENDINGS = ("MatchEnded", "MatchAbandoned")

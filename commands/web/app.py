@@ -25,7 +25,7 @@ from commands.web.pages import public as public_pages
 from commands.web.pages import rules as rules_pages
 from commands.web.pages.templating import STATIC
 from commands.web.pages.updating import Serving
-from commands.web.routes import discord, host, players, public
+from commands.web.routes import discord, host, players, public, tiles
 from commands.web.worker import Service, Settings, settings_from_environment
 
 DESCRIPTION = """An event-sourced game ledger. Anyone reads public views, checkpoints and
@@ -50,7 +50,7 @@ def create_app(settings: Settings) -> FastAPI:
                          lifespan=lifespan, redoc_url=None)
     errors.install(app)
     page_errors.install(app)
-    for routes in (public, players, host, discord):
+    for routes in (public, tiles, players, host, discord):
         app.include_router(routes.router)
     for page_routes in (public_pages, player_pages, host_pages, host_match_pages,
                         host_season_pages, rules_pages):

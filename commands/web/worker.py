@@ -20,6 +20,7 @@ from commands.service.discord.rest import Rest
 from commands.service.discord.settings import DiscordSettings, discord_settings
 from commands.service.keys import signer_from
 from commands.service.outcomes import Outcome
+from commands.service.tiles import Tiles
 from commands.service.tokens import Tokens
 from commands.store.settings import URL_VARIABLE, database_url, persistence_env
 from commands.web.hub import Hub
@@ -72,6 +73,7 @@ class Service:
         self.arbiter = Arbiter(settings.url, signer=settings.signer or signer_from())
         self.views = open_views(datastore_of(self.arbiter), self.arbiter.mapper.cipher)
         self.tokens = Tokens(self.arbiter)
+        self.tiles = Tiles(self.arbiter)
         self.hub = Hub(self.views)
         self.deadlines = Deadlines(self.arbiter, self.views, self.submit)
         found = settings.discord

@@ -77,7 +77,10 @@ def test_the_public_page_tells_each_round_and_holds_no_secret(seeded, file):
         assert "<table" in season and "Garnets" not in season  # balances are not public
     ended = page.text
     assert f"/matches/{file.match}/bundle" in ended and "arbiter verify" in ended
+    assert f'href="/logs/match/{file.match}/checkpoint"' in ended
+    assert f"arbiter verify http://testserver/logs/match/{file.match}" in ended
     notes = app.checkpoints(file.match).notes
+    assert client.get(f"/logs/match/{file.match}/checkpoint").text == notes[-1]["note"]
     assert notes and all(templating.environment.filters["e"](n["note"]) in ended for n in notes)
     assert "Results" in ended and "data-live" not in ended  # over: nothing left to follow
 

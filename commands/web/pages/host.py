@@ -44,7 +44,7 @@ from commands.web.worker import Service, now
 from domain.decider import HOST
 from domain.errors import RuleViolation
 from domain.games import get_game
-from domain.season import DEFAULT_PREFIX
+from domain.origins import DEFAULT_PREFIX
 from projections.dashboard import close_commands, phase_line, phase_words, still_to_act
 
 router = APIRouter(route_class=Route, prefix=HOST_PATH, include_in_schema=False)
