@@ -262,10 +262,10 @@ class Match(Reading, Aggregate):
         check_args(command.name, spec, command.args)
         if self.phase == ENDED:
             return self._decide_after_end(command)
-        check_required(command.name, spec, command.args)
-        if command.name in MATCH_COMMANDS:
+        if command.name in MATCH_COMMANDS:  # the host's commands name what they lack themselves
             decided: list[Event] = getattr(self, f"_decide_{command.name}")(command)
             return decided
+        check_required(command.name, spec, command.args)
         if self.phase == CONFIGURED:
             if command.actor == HOST:
                 raise RuleViolation("wrong_state", "the host has not opened the match")
