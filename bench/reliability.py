@@ -21,6 +21,11 @@ kill9-serve   a serve worker killed with -9 under   a 5xx other than 503  entrie
 hostile-http  huge bodies, unknown keys, bad        a 5xx, a reset, or    a hostile request
               UTF-8 and JSON, bad and missing       a 2xx                 that was recorded
               tokens, floods past the rate limit
+strangers     one player votes for `--seconds`      a vote answered other a vote answered
+              alone, then while 16 anonymous        than 200; the loaded  recorded that the
+              clients (another process) pull        p99 over VOTE_BUDGET  log lacks
+              bundles, the season bundle,
+              checkpoints, pages and streams
 + every probe of bench/tampers.py (bundle and store tampers: `arbiter check` must name each)
 
 A store probe runs on SQLite and PostgreSQL (a throwaway database); a bundle probe once.
@@ -29,6 +34,7 @@ A store probe runs on SQLite and PostgreSQL (a throwaway database); a bundle pro
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import signal
@@ -415,12 +421,109 @@ def hostile_judged(result: Result, send: Callable[[], httpx.Response]) -> str | 
     return wrong
 
 
+# -- strangers ------------------------------------------------------------------------------
+
+STRANGERS = 16
+VOTE_BUDGET = 0.050  # seconds: a player's vote p99 while strangers pull (docs/deploy.md)
+
+
+def strangers(store: str, options: argparse.Namespace) -> Result:
+    """A player's vote latency alone, then under anonymous load on the demo's season (its
+    bundle is the costliest thing a stranger may ask for). The rate limits are off: every
+    client here shares one address, and what is measured is what a request costs."""
+    result, env = Result(), cli_env()
+    with store_url(store, options) as url:
+        demo = ran(arbiter(url, env, "demo"), env)
+        if demo is None or demo.returncode != 0:
+            result.failed += 1
+            result.note("the demo failed")
+            return result
+        opened(url)
+        before, _ = log_of(url)
+        keyed = {"ARBITER_HOST_KEY": env["ARBITER_HOST_KEY"]}
+        with served(url, workers=2, env=keyed) as (base, _):
+            tokens = player_tokens(url, base)
+            recorded: set[str] = set()
+            alone = timed_votes(result, recorded, base, tokens, options.seconds)
+            load = multiprocessing.get_context("spawn").Process(
+                target=pull, args=(base, options.seconds + 10), daemon=True)
+            load.start()
+            time.sleep(2)  # the strangers are all pulling
+            loaded = timed_votes(result, recorded, base, tokens, options.seconds)
+            load.terminate()
+            load.join()
+        version, handled = log_of(url)
+        result.lost += len(recorded - handled) + abs(version - before - 2 * len(recorded))
+        for name, samples in (("alone", alone), (f"{STRANGERS} strangers", loaded)):
+            ordered = sorted(samples)
+            result.note(f"{name}: {len(ordered)} votes, p50 {percentile(ordered, 50):.0f} ms, "
+                        f"p99 {percentile(ordered, 99):.0f} ms")
+        if percentile(sorted(loaded), 99) > VOTE_BUDGET * 1000:
+            result.failed += 1
+    result.named()
+    return result
+
+
+def percentile(ordered: list[float], p: int) -> float:
+    return ordered[max(0, -(-len(ordered) * p // 100) - 1)] * 1000 if ordered else 0.0
+
+
+def timed_votes(result: Result, recorded: set[str], base: str, tokens: dict[str, str],
+                seconds: float) -> list[float]:
+    """bob votes, one vote at a time, for `seconds`: each vote's time to its answer."""
+    samples: list[float] = []
+    stop = time.monotonic() + seconds
+    with httpx.Client(base_url=base, timeout=60, headers={
+            "Authorization": f"Bearer {tokens['bob']}"}) as http:
+        while time.monotonic() < stop:
+            n = result.tried
+            body = {"command": "vote", "id": str(n),
+                    "args": {"candidate": PLAYERS[n % 2 + 2]}}
+            started = time.perf_counter()
+            failed = result.failed
+            if http_judged(result, lambda b=body: http.post(
+                    "/matches/kc/players/bob/commands", json=b)):
+                recorded.add(f"api:bob:{n}")
+                samples.append(time.perf_counter() - started)
+            else:
+                result.failed = failed + 1  # any refusal of a plain vote is a failure
+            time.sleep(0.05)
+    return samples
+
+
+def pull(base: str, seconds: float) -> None:
+    """STRANGERS anonymous clients, each asking in turn for what anyone may read; two of
+    them hold a stream open instead."""
+    paths = ["/seasons/spring/bundle", "/matches/spring-totems/bundle", "/matches/kc/bundle",
+             "/seasons/spring/checkpoints", "/matches/kc/checkpoints", "/m/kc", "/s/spring",
+             "/m/spring-totems", "/matches/kc"]
+    stop = time.monotonic() + seconds
+
+    def client(c: int) -> None:
+        with httpx.Client(base_url=base, timeout=60) as http:
+            if c < 2:
+                with suppress(httpx.HTTPError), http.stream("GET", "/matches/kc/events") as sse:
+                    for _ in sse.iter_lines():
+                        if time.monotonic() > stop:
+                            return
+                return
+            n = c
+            while time.monotonic() < stop:
+                with suppress(httpx.HTTPError):
+                    http.get(paths[n % len(paths)])
+                n += 1
+
+    with ThreadPoolExecutor(STRANGERS) as pool:
+        list(pool.map(client, range(STRANGERS)))
+
+
 PROBES: dict[str, Callable[[str, argparse.Namespace], Result]] = {
     "writers-cli": writers_cli,
     "writers-http": writers_http,
     "kill9-cli": kill9_cli,
     "kill9-serve": kill9_serve,
     "hostile-http": hostile_http,
+    "strangers": strangers,
     **tampers.PROBES,
 }
 
@@ -435,6 +538,8 @@ def main() -> None:
                         help="seconds after its start a command is killed, at most")
     parser.add_argument("--rounds", type=int, default=4, help="rounds of 16 CLI writers")
     parser.add_argument("--votes", type=int, default=10, help="votes of each HTTP writer")
+    parser.add_argument("--seconds", type=float, default=20,
+                        help="seconds of votes alone, then under the strangers' load")
     parser.add_argument("--clear", action="store_true")
     tampers.run(parser.parse_args(), PROBES)
 
