@@ -32,11 +32,13 @@ Svc = Annotated[Service, Depends(the_service)]
 
 
 def bearer_token(request: Request) -> str:
-    """The token of the Authorization header, read as HTTPBearer reads it."""
+    """The token of the Authorization header, exactly as sent: `Bearer`, one space, the token.
+    Nothing is trimmed, so a token with a character more (a trailing no-break space) is
+    another text, refused as a wrong token without a store read (tokens.could_be)."""
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    if scheme.lower() != "bearer" or not token:
         raise ApiError(401, "missing_token", "send Authorization: Bearer TOKEN")
-    return token.strip()
+    return token
 
 
 def check_host(request: Request) -> str:

@@ -199,7 +199,7 @@ def test_a_player_votes_and_the_public_page_follows_the_close_live(browser, seed
     play(app, opened(load(SEED), MATCH, "live"))
     opening = {MATCH: app.match(MATCH).version}  # the pages read the views: let them catch up
     waiting(lambda: server.service.views.seqs(opening) == opening, timeout=60)
-    token = Tokens(app).issue(MATCH, "bob")
+    token = Tokens(app).issue_joins(MATCH, ["bob"])["bob"]
 
     # The personal link: its script posts the token, the cookie opens bob's page.
     browser.get(f"{server.url}/m/{MATCH}/join#{token}")
@@ -230,7 +230,7 @@ def test_a_player_votes_and_the_public_page_follows_the_close_live(browser, seed
     public_tab = browser.current_window_handle
     waiting(lambda: browser.find_element(By.CLASS_NAME, "live").is_displayed())
     old_story = browser.find_element(By.ID, "story-title")
-    host = Tokens(app).set_host()
+    host = Tokens(app).set_host_join()
     browser.switch_to.new_window("tab")
     browser.get(f"{server.url}/host/join#{host}")
     waiting(lambda: browser.current_url.rstrip("/").endswith("/host"))

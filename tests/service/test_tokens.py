@@ -25,10 +25,11 @@ def test_tokens_are_issued_once_and_stored_as_digests(sqlite_url):
         return result.output.strip()
 
     def token(*args: str) -> str:
-        """The token (first line), after checking the link (second line) carries it only in
-        its fragment."""
+        """The token (first line), after checking the link (second line) carries a join code
+        in its fragment, and not the token."""
         printed, link = arbiter(*args).splitlines()
-        assert link.endswith(f"#{printed}") and "?" not in link
+        code = link.partition("#")[2]
+        assert len(code) == len(printed) == 43 and code != printed and "?" not in link
         return printed
 
     first, host = token("tokens", "host"), token("tokens", "host")
@@ -64,6 +65,30 @@ def test_a_replaced_token_stops_working_once_what_was_read_is_stale(sqlite_url, 
         assert time.monotonic() < deadline, "a replaced host token kept working"
         time.sleep(0.05)
     assert checks.is_host(new)
+
+
+def test_made_up_tokens_cost_no_store_reads(sqlite_url, monkeypatch):
+    """A token without a token's shape is never looked up; made-up tokens of the right shape
+    cost one read of their match's tokens per UNKNOWN seconds, however many are sent."""
+    from commands.service import tokens as module
+
+    monkeypatch.setattr(module, "UNKNOWN", 60.0)
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    new_match(app)
+    tokens = Tokens(app)
+    ann = tokens.issue("m1", "ann")
+    reads: list[object] = []
+    real_get = app.repository.get
+    monkeypatch.setattr(app.repository, "get", lambda *a, **k: reads.append(a) or real_get(*a, **k))
+    for made_up in (ann + "\u00a0", ann + "\x85", " " + ann, ann[:-1], ann + "=", "x" * 43 + "!"):
+        assert tokens.holder("m1", made_up) is None and not tokens.is_host(made_up)
+    assert reads == []  # none has a token's shape
+    assert tokens.holder("m1", ann) == "ann"  # issued by this process: known without a read
+    assert reads == []
+    for _ in range(500):
+        assert tokens.holder("m1", module.new_token()) is None
+    assert len(reads) == 1  # the first unknown token read the match's tokens, once
+    assert tokens.holder("m1", ann) == "ann" and len(reads) == 1
 
 
 def test_tokens_stored_before_the_rooms_still_load(sqlite_url):

@@ -1,0 +1,108 @@
+"""What a hostile player, page or stranger tries (issue 25): forcing a sign-in or a sign-out
+from another site, a personal link's secret used as the API's token, links built from a
+forged Host header."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from service_harness import eventually
+
+from commands.cli.matchfile import load, play
+from commands.service.arbiter import Arbiter
+from commands.service.tokens import Tokens
+from commands.web.app import create_app
+from commands.web.worker import Settings
+from tests.service.test_pages_forms import MATCH, SEED, opened
+from tests.support.host_key import SIGNER
+
+PUBLIC = "https://arbiter.example"
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[tuple[Arbiter, TestClient]]:
+    url = f"sqlite:///{tmp_path}/live.db"
+    app = Arbiter(url, signer=SIGNER)
+    play(app, opened(load(SEED), MATCH, "live"))
+    with TestClient(create_app(Settings(url=url, signer=SIGNER, public_url=PUBLIC))) as client:
+        views = client.app.state.service.views  # type: ignore[attr-defined]
+        eventually(lambda: views.seqs([MATCH]) == {MATCH: app.match(MATCH).version})
+        yield app, client
+    app.close()
+
+
+def test_another_sites_page_can_neither_sign_a_reader_in_nor_out(live):
+    app, client = live
+    bob = Tokens(app).issue_joins(MATCH, ["bob"])["bob"]
+    for origin in ("https://evil.example", "null", "http://testserver.evil.example"):
+        forced = client.post(f"/m/{MATCH}/session", data={"token": bob},
+                             headers={"Origin": origin}, follow_redirects=False)
+        assert forced.status_code == 403 and "wrong_origin" in forced.text
+        assert "set-cookie" not in forced.headers
+    # A browser that sends no Origin still says where the form came from.
+    unmarked = client.post(f"/m/{MATCH}/session", data={"token": bob},
+                           headers={"Sec-Fetch-Site": "cross-site"}, follow_redirects=False)
+    assert unmarked.status_code == 403 and "set-cookie" not in unmarked.headers
+
+    # From the service's own page (its public URL, or the address the browser asked for).
+    for origin in (PUBLIC, "http://testserver"):
+        client.cookies.clear()
+        signed = client.post(f"/m/{MATCH}/session", data={"token": bob},
+                             headers={"Origin": origin, "Sec-Fetch-Site": "same-origin"},
+                             follow_redirects=False)
+        assert signed.status_code == 303 and "arbiter_player=" in signed.headers["set-cookie"]
+
+    out = client.post(f"/m/{MATCH}/logout", headers={"Origin": "https://evil.example"},
+                      follow_redirects=False)
+    assert out.status_code == 403 and "set-cookie" not in out.headers
+    assert client.get(f"/m/{MATCH}/me").status_code == 200  # still signed in
+
+    host = Tokens(app).set_host_join()
+    forced = client.post("/host/session", data={"token": host},
+                         headers={"Origin": "https://evil.example"}, follow_redirects=False)
+    assert forced.status_code == 403 and "set-cookie" not in forced.headers
+    out = client.post("/host/logout", headers={"Origin": "https://evil.example"},
+                      follow_redirects=False)
+    assert out.status_code == 403 and "set-cookie" not in out.headers
+
+
+def test_a_join_code_opens_the_pages_only_and_a_new_link_revokes_it(live):
+    app, client = live
+    tokens = Tokens(app)
+    token, code = tokens.issue(MATCH, "bob"), tokens.issue_joins(MATCH, ["bob"])["bob"]
+    api = f"/matches/{MATCH}/players/bob/view"
+    assert client.get(api, headers={"Authorization": f"Bearer {code}"}).status_code == 403
+    assert client.get(api, headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    refused = client.post(f"/m/{MATCH}/session", data={"token": token})  # nor the reverse
+    assert refused.status_code == 403 and "join code" in refused.text
+
+    assert client.post(f"/m/{MATCH}/session", data={"token": code}).status_code == 200
+    assert client.get(f"/m/{MATCH}/me").status_code == 200
+    service = client.app.state.service  # type: ignore[attr-defined]
+    service.tokens.issue_joins(MATCH, ["bob"])  # the host's page gives bob a new link
+    gone = client.get(f"/m/{MATCH}/me")  # the process that saved it knows at once
+    assert gone.status_code == 401 and "Sign in first" in gone.text
+    again = client.post(f"/m/{MATCH}/session", data={"token": code})
+    assert again.status_code == 403
+
+
+def test_links_and_verify_lines_come_from_the_public_url_never_the_host_header(live):
+    _, client = live
+    page = client.get(f"/m/{MATCH}", headers={"Host": "evil.example"})
+    assert page.status_code == 200 and "evil.example" not in page.text
+    assert f"{PUBLIC}/matches/{MATCH}/bundle" in page.text
+
+
+def test_a_token_padded_with_unicode_space_is_another_token(live):
+    app, client = live
+    token = Tokens(app).issue(MATCH, "bob")
+    api = f"/matches/{MATCH}/players/bob/view"
+    for padded in (token + "\u00a0", token + "\u0085", token + "\u3000", "\u00a0" + token):
+        sent = client.get(api, headers={"Authorization": f"Bearer {padded}".encode()})
+        assert sent.status_code == 403 and sent.json()["error"] == "wrong_token"
+    assert re.fullmatch(r"[\w-]{43}", token)
+    assert client.get(api, headers={"Authorization": f"Bearer {token}"}).status_code == 200
