@@ -15,6 +15,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
 
 from commands.web import errors
+from commands.web.headers import SecurityHeaders
 from commands.web.limits import RateLimit
 from commands.web.pages import errors as page_errors
 from commands.web.pages import host as host_pages
@@ -56,6 +57,7 @@ def create_app(settings: Settings) -> FastAPI:
         app.include_router(page_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Serving)  # the pages say when the views are still catching up
+    app.add_middleware(SecurityHeaders)  # nosniff on every answer, a policy on /docs
     if settings.cors_origins:  # none by default: only the service's own pages call it
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
                            allow_methods=["GET", "POST"],

@@ -14,7 +14,6 @@ import asyncio
 import contextvars
 import functools
 import inspect
-import json
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -25,6 +24,7 @@ from fastapi.routing import APIRoute
 
 from commands.store.settings import POOL
 from commands.web.auth import check_host, check_player_or_host
+from commands.web.bounds import loads, whole_number
 from commands.web.errors import problem, responses
 
 MAX_BODY = 256 * 1024  # bytes: a thousand grants with their reasons fit
@@ -113,8 +113,8 @@ class PlayerRoute(Route):
 async def read_body(request: Request) -> Response | None:
     """Read the body up to MAX_BODY bytes (FastAPI then finds it read); refuse a larger one
     and one that is not UTF-8 JSON."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    declared = whole_number(request.headers.get("content-length", ""))
+    if declared is not None and declared > MAX_BODY:
         return too_large()
     body = bytearray()
     async for chunk in request.stream():
@@ -124,9 +124,12 @@ async def read_body(request: Request) -> Response | None:
     request._body = bytes(body)  # what Request.body() returns from now on
     if body and is_json(request):
         try:
-            json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+            loads(body.decode("utf-8"))
+        except UnicodeDecodeError:
             return problem(400, "invalid_json", "the body is not UTF-8 JSON")
+        except ValueError as error:
+            return problem(400, "invalid_json", f"the body is not JSON the service reads: "
+                           f"{str(error)[:100]}")
     return None
 
 

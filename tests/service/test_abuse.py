@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -106,3 +107,87 @@ def test_a_token_padded_with_unicode_space_is_another_token(live):
         assert sent.status_code == 403 and sent.json()["error"] == "wrong_token"
     assert re.fullmatch(r"[\w-]{43}", token)
     assert client.get(api, headers={"Authorization": f"Bearer {token}"}).status_code == 200
+
+
+DEEP = "[" * 1000 + "]" * 1000  # 2 KB
+DIGITS = "7" * 5000
+HOSTILE_FORM = {"command": "vote", "free.args": DEEP, "arg.candidate": DEEP, "arg.amount": DIGITS,
+                "round": "²", "phase": "election", "void": DIGITS, "amount": DIGITS,
+                "lines": f"bob,{DIGITS},r\nbob,²,r", "player": "bob", "reason": "r",
+                "deadline": DIGITS, "setup.dummy": DEEP, "players": "alice bob",
+                "confirmed": "yes"}
+
+
+def every_route() -> list[Any]:
+    from commands.web.pages import host as host_pages
+    from commands.web.pages import host_match, host_season, player
+    from commands.web.pages import public as public_pages
+    from commands.web.routes import host, players, public
+
+    return [route for module in (public, players, host, public_pages, player, host_pages,
+                                 host_match, host_season) for route in module.router.routes]
+
+
+def concrete(path: str) -> str:
+    return re.sub(r"\{(\w+)(?::path)?\}", lambda m: {
+        "match_id": MATCH, "player": "bob", "season": "live", "seq": "1", "action": "end"
+    }.get(m[1], "x"), path)
+
+
+def test_no_input_answers_500_on_any_route(live):
+    """Each probe of issue 25 on every route: JSON nested 1,000 deep, a form whose fields
+    nest 1,000 deep or hold 5,000 digits or '²', and such query values and Last-Event-IDs.
+    The test client raises whatever the service does not answer itself (a 500)."""
+    app, client = live
+    tokens = Tokens(app)
+    host, bob = tokens.set_host(), tokens.issue(MATCH, "bob")
+    tried = 0
+    for route in every_route():
+        path = concrete(route.path)
+        for method in route.methods:
+            for token in (host, bob):
+                auth = {"Authorization": f"Bearer {token}"}
+                if method == "GET":
+                    if route.path.endswith("/events"):
+                        for last in ("²".encode(), DIGITS, "-1", "3a", "0x3"):
+                            answer = client.get(path, headers={**auth, "Last-Event-ID": last})
+                            assert answer.status_code in (403, 422), (path, last)
+                            tried += 1
+                        continue
+                    for query in ({"round": DIGITS}, {"round": "²"}, {"min_seq": "²"},
+                                  {"sent": DIGITS}, {"kind": DEEP}):
+                        assert client.get(path, params=query, headers=auth).status_code < 500
+                        tried += 1
+                else:
+                    answer = client.request(method, path, content=DEEP,
+                                            headers={**auth, "Content-Type": "application/json"})
+                    assert answer.status_code in (400, 401, 403, 404), (path, answer.text)
+                    answer = client.request(method, path, content=f'{{"n": {DIGITS}}}',
+                                            headers={**auth, "Content-Type": "application/json"})
+                    assert answer.status_code in (400, 401, 403, 404), (path, answer.text)
+                    tried += 2
+    # The pages' forms, signed in as bob and as the host, with their CSRF tokens.
+    bob_code = tokens.issue_joins(MATCH, ["bob"])["bob"]
+    me = client.post(f"/m/{MATCH}/session", data={"token": bob_code})
+    dashboard = client.post("/host/session", data={"token": tokens.set_host_join()})
+    csrfs = [re.search(r'name="csrf" value="([^"]+)"', page.text)[1] for page in (me, dashboard)]
+    for route in every_route():
+        if "POST" in route.methods and not route.include_in_schema:
+            for csrf in csrfs:
+                answer = client.post(concrete(route.path), data={**HOSTILE_FORM, "csrf": csrf})
+                assert answer.status_code < 500, (route.path, answer.text)
+                tried += 1
+    assert tried > 200
+
+
+def test_docs_and_every_answer_carry_security_headers(live):
+    _, client = live
+    docs = client.get("/docs")
+    policy = docs.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in policy and "'sha256-" in policy
+    assert "unsafe-inline" not in policy
+    for path in ("/docs", "/openapi.json", f"/matches/{MATCH}", f"/matches/{MATCH}/bundle",
+                 f"/m/{MATCH}", "/static/arbiter.css", "/nowhere"):
+        answer = client.get(path)
+        assert answer.headers["x-content-type-options"] == "nosniff", path
+        assert "frame-ancestors 'none'" in answer.headers["content-security-policy"], path

@@ -23,6 +23,7 @@ from starlette.datastructures import FormData
 from audit.bundle import FULL, PUBLIC
 from commands.service.tokens import join_link
 from commands.web.auth import Svc
+from commands.web.bounds import whole_number
 from commands.web.edge import Route
 from commands.web.errors import ApiError
 from commands.web.models import MatchId
@@ -246,7 +247,7 @@ def aim(data: FormData) -> tuple[int | None, str | None]:
     """The round and the phase the page showed when the form was drawn."""
     round = text(data, "round", 12)
     phase = text(data, "phase", 60)
-    return (int(round) if round.isdigit() else None), (phase or None)
+    return whole_number(round), (phase or None)
 
 
 def send(svc: Service, match_id: str, form: Sending, data: FormData) -> tuple[str, list[int]]:
