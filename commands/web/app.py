@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from commands.web import errors
 from commands.web.headers import SecurityHeaders
-from commands.web.limits import RateLimit
+from commands.web.limits import Limits
 from commands.web.pages import errors as page_errors
 from commands.web.pages import host as host_pages
 from commands.web.pages import host_match as host_match_pages
@@ -62,8 +62,9 @@ def create_app(settings: Settings) -> FastAPI:
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
                            allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type"])
-    if settings.rate > 0:  # outermost: a limited request costs nothing else
-        app.add_middleware(RateLimit, rate=settings.rate, burst=settings.burst)
+    # Asked by every route before its work (commands.web.edge); off with a rate of 0.
+    app.state.limits = Limits(settings.rate, settings.burst, settings.failures,
+                              settings.trusted_proxies) if settings.rate > 0 else None
     return app
 
 

@@ -1,5 +1,5 @@
-"""What every request meets before FastAPI reads its body: the token, then the size and the
-encoding of the body.
+"""What every request meets before FastAPI reads its body: the rate limits and the token,
+then the size and the encoding of the body.
 
 A route class, so the order is the service's and not FastAPI's (which parses the body, then
 validates path parameters, before any dependency runs): a request without a token is a 401
@@ -23,9 +23,10 @@ from fastapi.responses import PlainTextResponse
 from fastapi.routing import APIRoute
 
 from commands.store.settings import POOL
-from commands.web.auth import check_host, check_player_or_host
+from commands.web.auth import check_host, check_player_or_host, identity, presents
 from commands.web.bounds import loads, whole_number
-from commands.web.errors import problem, responses
+from commands.web.errors import ApiError, problem, responses
+from commands.web.limits import Limits
 
 MAX_BODY = 256 * 1024  # bytes: a thousand grants with their reasons fit
 
@@ -58,14 +59,32 @@ class Route(APIRoute):
         handle = super().get_route_handler()
 
         async def edge(request: Request) -> Response:
-            self.authorize(request)
-            if request.method in ("POST", "PUT", "PATCH"):
-                refused = await read_body(request)
-                if refused is not None:
-                    return refused
-            return await handle(request)
+            limits: Limits | None = getattr(request.app.state, "limits", None)
+            if limits is None:
+                return await self.answer(request, handle)
+            try:
+                limits.before(request, presents(request))
+                self.authorize(request)
+                limits.take(request, identity(request))
+                answer = await self.answer(request, handle)
+            except ApiError as error:
+                if error.status in (401, 403):
+                    limits.failed(request)
+                raise
+            if answer.status_code in (401, 403):  # a page's refused join code
+                limits.failed(request)
+            return answer
 
         return edge
+
+    async def answer(self, request: Request,
+                     handle: Callable[[Request], Coroutine[Any, Any, Response]]) -> Response:
+        self.authorize(request)  # a second time answers what the first found
+        if request.method in ("POST", "PUT", "PATCH"):
+            refused = await read_body(request)
+            if refused is not None:
+                return refused
+        return await handle(request)
 
 
 # Sync endpoints running at once in a worker: as many as the store's connection pool holds

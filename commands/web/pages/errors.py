@@ -42,7 +42,9 @@ def install(app: FastAPI) -> None:
             return problem_page(status_of(error.code), error.code, error.message)
         assert isinstance(error, ApiError)
         join = join_of(request) if error.status == 401 else None
-        return problem_page(error.status, error.code, error.message, join)
+        answer = problem_page(error.status, error.code, error.message, join)
+        answer.headers.update(error.headers)
+        return answer
 
     for kind in (RuleViolation, ApiError):
         app.add_exception_handler(kind, refused)

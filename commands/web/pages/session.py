@@ -21,12 +21,11 @@ from urllib.parse import urlsplit
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
+from commands.web.auth import HOST_COOKIE, PLAYER_COOKIE
 from commands.web.errors import ApiError
 from commands.web.pages.templating import path_part
 from commands.web.worker import Service
 
-PLAYER_COOKIE = "arbiter_player"
-HOST_COOKIE = "arbiter_host"
 HOST_PATH = "/host"
 MAX_AGE = 60 * 60 * 24 * 90  # a season: the host replaces a token by issuing another
 
