@@ -16,6 +16,7 @@ from audit.notes import parse_verifier_key
 from audit.season_bundle import export_season
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
+from commands.service.built import Builds
 from commands.service.guards import check_aim, deadline_args
 from commands.service.keys import check_signed_by
 from commands.service.names import (
@@ -61,6 +62,7 @@ class Arbiter(UnitOfWork):
         self.signer = signer
         self._season_trees: dict[str, SeasonTree] = {}
         super().__init__(url, env)
+        self.builds = Builds(self.stored_versions)  # what anyone may ask for, once per change
 
     # -- the host -----------------------------------------------------------------------
 
@@ -148,6 +150,15 @@ class Arbiter(UnitOfWork):
                 self._evict(season_id)
                 raise
         return season
+
+    def season_matches(self, name: str) -> list[str]:
+        """The season's matches, in the order they were added (read without a copy)."""
+        try:
+            season: Season = self.repository.get(Season.create_id(name),
+                                                 deepcopy_from_cache=False)
+        except AggregateNotFoundError:
+            raise RuleViolation("unknown_season", f"no season {excerpt(name)}") from None
+        return list(season.matches)
 
     def season_checkpoints(self, name: str) -> SeasonCheckpoints:
         try:

@@ -191,3 +191,56 @@ def test_docs_and_every_answer_carry_security_headers(live):
         answer = client.get(path)
         assert answer.headers["x-content-type-options"] == "nosniff", path
         assert "frame-ancestors 'none'" in answer.headers["content-security-policy"], path
+
+
+def test_bundles_and_checkpoints_are_built_once_per_change(live, monkeypatch):
+    """A stranger's bundle is built once per change of the logs it rests on, then answered
+    from that, with its ETag (304 for a client that holds it); a finished match's is
+    immutable."""
+    from commands.web.routes import public
+
+    app, client = live
+    built: list[str] = []
+    real = public.export
+    monkeypatch.setattr(public, "export", lambda *a, **k: built.append("x") or real(*a, **k))
+    path = f"/matches/{MATCH}/bundle"
+    first = client.get(path)
+    assert first.status_code == 200 and first.headers["cache-control"] == "no-cache"
+    tag = first.headers["etag"]
+    assert [client.get(path).content for _ in range(5)] == [first.content] * 5
+    assert len(built) == 1  # six answers, one build
+    held = client.get(path, headers={"If-None-Match": tag})
+    assert held.status_code == 304 and held.content == b"" and held.headers["etag"] == tag
+
+    token = Tokens(app).issue(MATCH, "bob")
+    vote = client.post(f"/matches/{MATCH}/players/bob/commands",
+                       json={"command": "vote", "args": {"candidate": "carol"}},
+                       headers={"Authorization": f"Bearer {token}"})
+    assert vote.status_code == 200
+    changed = client.get(path, headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["etag"] != tag and len(built) == 2
+    assert changed.content.count(b"\n") == first.content.count(b"\n") + 2  # its two entries
+
+    checkpoints = client.get(f"/matches/{MATCH}/checkpoints")
+    assert checkpoints.json() == app.checkpoints(MATCH).notes
+    again = client.get(f"/matches/{MATCH}/checkpoints",
+                       headers={"If-None-Match": checkpoints.headers["etag"]})
+    assert again.status_code == 304
+
+    app.submit(MATCH, "host", "end", {"reason": "the players agreed to stop"})
+    ended = client.get(path)
+    assert ended.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert len(built) == 3
+    client.get(path)
+    assert len(built) == 3
+
+
+def test_a_season_bundle_is_rebuilt_when_one_of_its_matches_changes(live, monkeypatch):
+    app, client = live
+    path = "/seasons/live/bundle"
+    first = client.get(path)
+    assert first.status_code == 200 and client.get(path).headers["etag"] == first.headers["etag"]
+    app.submit(MATCH, "host", "end", {"reason": "the players agreed to stop"})
+    after = client.get(path, headers={"If-None-Match": first.headers["etag"]})
+    assert after.status_code == 200 and after.content != first.content
+    assert client.get("/seasons/nope/bundle").status_code == 404
