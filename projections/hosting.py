@@ -61,7 +61,7 @@ def setup_fields(game_id: str, leave_out: tuple[str, ...] = ()) -> list[dict[str
                    else None if field.default is PydanticUndefined else field.default)
         fields.append({"name": name, "kind": kind, "choices": choices,
                        "required": field.is_required(), "default": shown(kind, default),
-                       "help": helps.get(name, ""),
+                       "help": helps.get(name) or field.description or "",
                        "advanced": kind == "json"})
     return fields
 
