@@ -45,7 +45,12 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, interval: floa
     import uvicorn  # only this command needs the server
 
     from commands.store.settings import URL_VARIABLE, database_env, database_url
-    from commands.web.worker import INTERVAL_VARIABLE, PROJECTIONS_VARIABLE, PUBLIC_URL_VARIABLE
+    from commands.web.worker import (
+        INTERVAL_VARIABLE,
+        PROJECTIONS_VARIABLE,
+        PROXIES_VARIABLE,
+        PUBLIC_URL_VARIABLE,
+    )
 
     url = database_url(db_of(ctx))
     beside = not no_projections and \
@@ -58,9 +63,12 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, interval: floa
     prepare(url)
     log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)  # and the service's own lines
     log_config["loggers"]["arbiter"] = {"handlers": ["default"], "level": "INFO"}
+    # Only the proxies the host named may say who the client is, or that it came over https.
+    trusted = os.environ.get(PROXIES_VARIABLE, "").strip()
     with projecting() if beside else nullcontext():
         uvicorn.run("commands.web.app:from_environment", factory=True, host=host, port=port,
-                    workers=workers, timeout_graceful_shutdown=5, log_config=log_config)
+                    workers=workers, timeout_graceful_shutdown=5, log_config=log_config,
+                    proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None)
 
 
 PROJECTION_INTERVAL = 0.5  # seconds between the projection's looks at the lock
