@@ -65,18 +65,22 @@ def origin_of(url: str) -> str:
 def same_origin(svc: Service, request: Request) -> None:
     """Refuse a sign-in or sign-out another site's page sent (a forced sign-in as someone
     else, a forced sign-out): the browser's Origin must be this service's (its public URL,
-    else the address the browser itself asked for), and a browser that sends no Origin must
-    not say the request is cross-site. A client that is no browser sends neither, and forges
-    nothing for anyone."""
+    else the address the browser itself asked for); a browser that sends none, or `null`,
+    must say the request is its own site's (`Sec-Fetch-Site`). A client that is no browser
+    sends neither, and forges nothing for anyone."""
     sent = request.headers.get("origin")
-    if sent is not None:
+    fetched = request.headers.get("sec-fetch-site")
+    if sent == "null" and fetched is None:
+        raise ApiError(403, "wrong_origin", "this form came from a page that hides its origin: "
+                       "open your link again")
+    if sent is not None and sent != "null":
         ours = {origin_of(str(request.base_url))}
         if svc.settings.public_url:
             ours.add(origin_of(svc.settings.public_url))
         if sent.lower() not in ours:
             raise ApiError(403, "wrong_origin", "this form was sent from another site's page: "
                            "open your link again")
-    elif request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+    elif (fetched or "same-origin") not in ("same-origin", "none"):
         raise ApiError(403, "wrong_origin", "this form was sent from another site's page: "
                        "open your link again")
 
