@@ -193,9 +193,11 @@ PUBLIC_URL = click.option(
 
 @tokens_group.command("host", short_help="Make a new host token and print it, with its link.")
 @PUBLIC_URL
+@click.option("--link-only", is_flag=True,
+              help="Only a new link for the host's pages: the API token stays as it is.")
 @json_option
 @click.pass_context
-def tokens_host(ctx: click.Context, url: str, as_json: bool) -> None:
+def tokens_host(ctx: click.Context, url: str, link_only: bool, as_json: bool) -> None:
     """Make a new host token, replacing any other, and print it (once: keep it), then the
     dashboard's link. The link holds a join code, which opens the host's pages and nothing
     else; a new one replaces the old, and signs out every browser that used it."""
@@ -203,9 +205,10 @@ def tokens_host(ctx: click.Context, url: str, as_json: bool) -> None:
 
     with closing(app_of(ctx, signing=False)) as app:
         tokens = Tokens(app)
-        token = tokens.set_host()
+        token = None if link_only else tokens.set_host()
         opens = host_link(url, tokens.set_host_join())
-    render.emit({"token": token, "link": opens}, as_json, f"{token}\n{opens}")
+    render.emit({"token": token, "link": opens}, as_json,
+                opens if token is None else f"{token}\n{opens}")
 
 
 @tokens_group.command("issue", short_help="Issue a player's token and personal link.")

@@ -106,3 +106,21 @@ def test_tokens_stored_before_the_rooms_still_load(sqlite_url):
                            "'commands.service.tokens:', 'commands.http.tokens:')").rowcount
     assert moved == 1
     assert Tokens(Arbiter(sqlite_url)).is_host(host)
+
+
+def test_a_new_host_link_alone_keeps_the_api_token(sqlite_url):
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    new_match(app)
+
+    def arbiter(*args: str) -> str:
+        result = CliRunner().invoke(cli, ["--db", sqlite_url, *args])
+        assert result.exit_code == 0, result.output
+        return result.output.strip()
+
+    token, first = arbiter("tokens", "host").splitlines()
+    second = arbiter("tokens", "host", "--link-only")
+    assert second.startswith("http://127.0.0.1:8000/host/join#") and "\n" not in second
+    tokens = Tokens(app)
+    assert tokens.is_host(token)  # the API token stays
+    assert tokens.is_host_join(second.partition("#")[2])
+    assert not tokens.is_host_join(first.partition("#")[2])  # the old link is revoked
