@@ -613,8 +613,9 @@ VOTE_BUDGET = 0.050  # seconds: a player's vote p99 while strangers pull (docs/d
 
 def strangers(store: str, options: argparse.Namespace) -> Result:
     """A player's vote latency alone, then under anonymous load on the demo's season (its
-    bundle is the costliest thing a stranger may ask for). The rate limits are off: every
-    client here shares one address, and what is measured is what a request costs."""
+    bundle is the costliest thing a stranger may ask for). The rate limits are off unless
+    `--limited`: then they are serve's defaults, and each stranger comes from an address of
+    its own behind a trusted proxy, as in production."""
     result, env = Result(), cli_env()
     with store_url(store, options) as url:
         demo = ran(arbiter(url, env, "demo"), env)
@@ -625,6 +626,9 @@ def strangers(store: str, options: argparse.Namespace) -> Result:
         opened(url)
         before, _ = log_of(url)
         keyed = {"ARBITER_HOST_KEY": env["ARBITER_HOST_KEY"]}
+        if options.limited:
+            keyed.update({"ARBITER_RATE": "20", "ARBITER_BURST": "40",
+                          "ARBITER_TRUSTED_PROXIES": "127.0.0.1"})
         with served(url, workers=2, env=keyed) as (base, _):
             tokens = player_tokens(url, base)
             recorded: set[str] = set()
@@ -638,6 +642,8 @@ def strangers(store: str, options: argparse.Namespace) -> Result:
             load.join()
         version, handled = log_of(url)
         result.lost += len(recorded - handled) + abs(version - before - 2 * len(recorded))
+        if options.limited:
+            result.note("limits on (20/s, 40 at once, per address)")
         for name, samples in (("alone", alone), (f"{STRANGERS} strangers", loaded)):
             ordered = sorted(samples)
             result.note(f"{name}: {len(ordered)} votes, p50 {percentile(ordered, 50):.0f} ms, "
@@ -684,7 +690,8 @@ def pull(base: str, seconds: float) -> None:
     stop = time.monotonic() + seconds
 
     def client(c: int) -> None:
-        with httpx.Client(base_url=base, timeout=60) as http:
+        with httpx.Client(base_url=base, timeout=60,
+                          headers={"X-Forwarded-For": f"203.0.113.{c + 1}"}) as http:
             if c < 2:
                 with suppress(httpx.HTTPError), http.stream("GET", "/matches/kc/events") as sse:
                     for _ in sse.iter_lines():
@@ -725,6 +732,8 @@ def main() -> None:
     parser.add_argument("--votes", type=int, default=10, help="votes of each HTTP writer")
     parser.add_argument("--seconds", type=float, default=20,
                         help="seconds of votes alone, then under the strangers' load")
+    parser.add_argument("--limited", action="store_true",
+                        help="strangers: serve's default limits, each stranger its own address")
     parser.add_argument("--clear", action="store_true")
     tampers.run(parser.parse_args(), PROBES)
 
