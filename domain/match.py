@@ -569,7 +569,7 @@ class Match(Reading, Aggregate):
         return {
             "match_id": self.match_id, "season": self.season, "game_id": self.game_id,
             "salt_key": self.salt_key, "phase": self.phase, "players": self.players,
-            "setup": None if self.setup is None else self.setup.model_dump(mode="json"),
+            "setup": None if self.setup is None else self.setup.recorded(),
             "host_seed": self.host_seed, "contributions": self.contributions,
             "state": freeze(self.state), "handled": self.handled, "sent": self.sent,
             "resent": self.resent, "resent_round": self.resent_round,
