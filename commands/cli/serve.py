@@ -58,7 +58,8 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, interval: floa
     os.environ[URL_VARIABLE] = url
     os.environ[INTERVAL_VARIABLE] = str(interval)
     # Every link a page shows starts with the public URL, never a request's Host header.
-    os.environ.setdefault(PUBLIC_URL_VARIABLE, f"http://{host}:{port}")
+    reached = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    os.environ.setdefault(PUBLIC_URL_VARIABLE, f"http://{reached}:{port}")
     os.environ[PROJECTIONS_VARIABLE] = "0" if no_projections or beside else "1"
     prepare(url)
     log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)  # and the service's own lines

@@ -8,7 +8,8 @@ Every route (the API's and the pages') asks `Limits` before its work (commands.w
   requests at once and `rate` a second on average, however they send them.
 - Anything else (no token, a public route, a token or cookie refused) counts against its
   client address, with the same rate. The address is the connection's, or, when it is one of
-  the `trusted_proxies`, the nearest address in X-Forwarded-For that is not a trusted proxy.
+  the `trusted_proxies`, the nearest address in X-Forwarded-For that is not a trusted proxy
+  (with '*', any connection is a proxy's, and the address it appended counts).
 - A refused token, cookie or join code (a 401 or 403) also spends the address's budget of
   `failures` a minute; past it, the address is answered 429 on anything that presents a token
   or a code, before the token is looked at.
@@ -45,13 +46,17 @@ class Limits:
         """The client's address: the connection's, or the proxy's word for it when the
         connection comes from a trusted proxy."""
         peer = request.client.host if request.client else "-"
-        if peer not in self.trusted:
+        if not self.trusts(peer):
             return peer
-        forwarded = [a.strip() for a in request.headers.get("x-forwarded-for", "").split(",")]
-        for hop in reversed(forwarded):
-            if hop and hop not in self.trusted and is_address(hop):
-                return hop
-        return peer
+        hops = [a.strip() for a in request.headers.get("x-forwarded-for", "").split(",")]
+        hops = [hop for hop in hops if is_address(hop)]
+        # The nearest hop no trusted proxy stands for; with '*', the one the proxy appended.
+        return next((hop for hop in reversed(hops) if not self.trusts(hop)),
+                    hops[-1] if hops else peer)
+
+    def trusts(self, address: str) -> bool:
+        """Whether `address` is a trusted proxy ('*': any, where only the proxy can connect)."""
+        return "*" in self.trusted or address in self.trusted
 
     def before(self, request: Request, presents: bool) -> None:
         """429 for an address past its budget of refused tokens, if this request presents a

@@ -152,3 +152,22 @@ def test_a_command_that_waited_its_bound_is_503_busy(tmp_path, monkeypatch):
         assert created.json()["error"] == "busy"
         assert created.headers["Retry-After"] == "1"
         assert host.post("/seasons", {"name": "s"}).status_code == 201
+
+
+def test_the_client_address_is_the_nearest_hop_no_trusted_proxy_stands_for():
+    from starlette.requests import Request
+
+    from commands.web.limits import Limits
+
+    def seen(trusted: tuple[str, ...], peer: str, forwarded: str | None) -> str:
+        headers = [(b"x-forwarded-for", forwarded.encode())] if forwarded else []
+        request = Request({"type": "http", "client": (peer, 1), "headers": headers})
+        return Limits(1, 1, 1, trusted).address(request)
+
+    assert seen((), "192.0.2.1", "203.0.113.9") == "192.0.2.1"  # believed from no one
+    assert seen(("10.0.0.2",), "192.0.2.1", "203.0.113.9") == "192.0.2.1"  # not a proxy
+    # The client wrote its own header first; the proxy appended what it saw.
+    assert seen(("10.0.0.2",), "10.0.0.2", "1.2.3.4, 203.0.113.9") == "203.0.113.9"
+    assert seen(("10.0.0.2", "10.0.0.3"), "10.0.0.2", "203.0.113.9, 10.0.0.3") == "203.0.113.9"
+    assert seen(("*",), "172.17.0.1", "1.2.3.4, 203.0.113.9") == "203.0.113.9"
+    assert seen(("10.0.0.2",), "10.0.0.2", "not an address") == "10.0.0.2"
