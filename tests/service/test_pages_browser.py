@@ -258,3 +258,13 @@ def test_a_player_votes_and_the_public_page_follows_the_close_live(browser, seed
     assert told["lines"][0] in main
     screenshot(browser, shots / "public-live.png")
     browser.get("about:blank")  # closes the page's stream before the server stops
+
+
+def test_the_api_docs_render_under_their_policy(browser, seeded):
+    """/docs's policy names its one inline script by hash (test_abuse checks the header):
+    Swagger UI still draws every operation."""
+    _, server = seeded
+    browser.get(f"{server.url}/docs")
+    title = waiting(lambda: browser.find_elements(By.CSS_SELECTOR, ".swagger-ui .info .title"))
+    assert "Arbiter" in title[0].text
+    assert waiting(lambda: len(browser.find_elements(By.CSS_SELECTOR, ".opblock")) > 20)
