@@ -16,8 +16,15 @@ from audit.notes import parse_verifier_key
 from audit.season_bundle import export_season
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
+from commands.service.built import Builds
 from commands.service.guards import check_aim, deadline_args
 from commands.service.keys import check_signed_by
+from commands.service.names import (
+    check_name_in_address,
+    check_not_confusable,
+    check_reason,
+    check_reasons_in,
+)
 from commands.service.outcomes import Grant, Outcome, Receipt
 from commands.service.unit_of_work import UnitOfWork
 from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
@@ -47,6 +54,7 @@ class Arbiter(UnitOfWork):
         self.signer = signer
         self._season_trees: dict[str, SeasonTree] = {}
         super().__init__(url, env)
+        self.builds = Builds(self.stored_versions)  # what anyone may ask for, once per change
 
     # -- the host -----------------------------------------------------------------------
 
@@ -135,6 +143,15 @@ class Arbiter(UnitOfWork):
                 raise
         return season
 
+    def season_matches(self, name: str) -> list[str]:
+        """The season's matches, in the order they were added (read without a copy)."""
+        try:
+            season: Season = self.repository.get(Season.create_id(name),
+                                                 deepcopy_from_cache=False)
+        except AggregateNotFoundError:
+            raise RuleViolation("unknown_season", f"no season {excerpt(name)}") from None
+        return list(season.matches)
+
     def season_checkpoints(self, name: str) -> SeasonCheckpoints:
         try:
             return self.repository.get(SeasonCheckpoints.create_id(name))
@@ -175,6 +192,8 @@ class Arbiter(UnitOfWork):
         """Register every player in one save: all of them, or none when one is refused."""
         def act(s: Season) -> None:
             for p in players:
+                check_name_in_address(p, "player")
+                check_not_confusable(p, s.players, "player")
                 s.register(p, at=at)
 
         self._season_act(season, act)
@@ -187,23 +206,27 @@ class Arbiter(UnitOfWork):
         """Every grant in one save: all of them, or none when one is refused."""
         def act(s: Season) -> None:
             for g in grants:
+                check_reason(g.reason)
                 s.grant(g.player, g.asset, g.amount, g.reason, at=at)
 
         self._season_act(season, act)
 
     def transfer(self, season: str, giver: str, receiver: str, amount: int,
                  reason: str, *, at: str | None = None) -> None:
+        check_reason(reason)
         self._season_act(season, lambda s: s.transfer(giver, receiver, amount, reason, at=at))
 
     def record_dmo(self, season: str, match: str, dmo: str, reason: str, *,
                    ec: str | None = None, at: str | None = None) -> None:
         """The DMO of a Main Match's EC, where its rules leave the choice to the host."""
+        check_reason(reason)
         self._season_act(season, lambda s: s.record_dmo(match, dmo, reason, ec=ec, at=at))
 
     def rule(self, season: str, player: str, reason: str, *,
              changes: Mapping[str, int] | None = None, status: str | None = None,
              at: str | None = None) -> None:
         """A host ruling with its reason (e.g. a Token of Life spent to stay in)."""
+        check_reason(reason)
         self._season_act(season, lambda s: s.rule(player, reason, changes=changes,
                                                   status=status, at=at))
 
@@ -259,6 +282,8 @@ class Arbiter(UnitOfWork):
         Match's EC (or `ec`, one of several) against its DMO: players, variant and DMO come
         from the season. With `final`, the Final Match of the last two. Without the host's
         signer, only `unsigned` (its genesis entry says so)."""
+        check_name_in_address(match_id, "match")
+
         def attempt() -> Outcome:
             if Match.create_id(match_id) in self.repository:
                 raise RuleViolation("match_exists", f"match {excerpt(match_id)} exists already")
@@ -268,6 +293,7 @@ class Arbiter(UnitOfWork):
                                     "match unsigned (--unsigned)")
             with self._writing(Season.create_id(season)) as season_id:
                 the_season = self._load(season_id, "unknown_season", season)
+                check_not_confusable(match_id, the_season.matches, "match")
                 kind = match_kind(game, from_match, final)
                 full, pairing = self._season_setup(the_season, kind, setup, from_match, ec)
                 players = full.get("players")
@@ -331,6 +357,7 @@ class Arbiter(UnitOfWork):
             raise RuleViolation("invalid_command", "the arguments must be an object")
         if not all(isinstance(key, str) for key in (args or {})):
             raise RuleViolation("invalid_command", "argument names must be texts")
+        check_reasons_in(dict(args or {}))
 
         def attempt() -> Outcome:
             with self._writing(Match.create_id(match_id)) as mid:

@@ -15,7 +15,8 @@ from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
 
 from commands.web import errors
-from commands.web.limits import RateLimit
+from commands.web.headers import SecurityHeaders
+from commands.web.limits import Limits
 from commands.web.pages import errors as page_errors
 from commands.web.pages import host as host_pages
 from commands.web.pages import host_match as host_match_pages
@@ -57,12 +58,14 @@ def create_app(settings: Settings) -> FastAPI:
         app.include_router(page_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Serving)  # the pages say when the views are still catching up
+    app.add_middleware(SecurityHeaders)  # nosniff on every answer, a policy on /docs
     if settings.cors_origins:  # none by default: only the service's own pages call it
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
                            allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type"])
-    if settings.rate > 0:  # outermost: a limited request costs nothing else
-        app.add_middleware(RateLimit, rate=settings.rate, burst=settings.burst)
+    # Asked by every route before its work (commands.web.edge); off with a rate of 0.
+    app.state.limits = Limits(settings.rate, settings.burst, settings.failures,
+                              settings.trusted_proxies) if settings.rate > 0 else None
     return app
 
 

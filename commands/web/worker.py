@@ -27,6 +27,8 @@ from commands.web.hub import Hub
 from projections import runner
 from projections.tables import datastore_of, open_views
 
+DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"  # `arbiter serve`'s own address by default
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -36,14 +38,20 @@ class Settings:
     projections: bool = True  # keep the views current from this process
     projection_interval: float = 0.5  # seconds between looks at the log (SQLite) or the lock
     signer: Signer | None = None  # the host's key (default: its key file, as the CLI finds it)
-    rate: float = 0.0  # requests a second per bearer token, on average (0: no limit)
-    burst: int = 40  # requests a token may send at once
+    rate: float = 0.0  # requests a second per player or host, or per address (0: no limits)
+    burst: int = 40  # requests one may send at once
+    failures: int = 20  # refused tokens or codes an address may send a minute (with a rate)
+    trusted_proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For names the client
     cors_origins: tuple[str, ...] = ()  # origins whose pages may call the API (none)
     discord: DiscordSettings | None = None  # Discord's interactions and posts (docs/discord.md)
     post_interval: float = 2.0  # seconds between looks for Discord posts to send
+    public_url: str = DEFAULT_PUBLIC_URL  # where the service is reached: every link starts so
 
 
 INTERVAL_VARIABLE = "ARBITER_SERVE_INTERVAL"
+PUBLIC_URL_VARIABLE = "ARBITER_PUBLIC_URL"
+PROXIES_VARIABLE = "ARBITER_TRUSTED_PROXIES"
+FAILURES_VARIABLE = "ARBITER_FAILURES"
 PROJECTIONS_VARIABLE = "ARBITER_SERVE_PROJECTIONS"
 RATE_VARIABLE, BURST_VARIABLE = "ARBITER_RATE", "ARBITER_BURST"
 CORS_VARIABLE = "ARBITER_CORS_ORIGINS"
@@ -51,15 +59,22 @@ CORS_VARIABLE = "ARBITER_CORS_ORIGINS"
 
 def settings_from_environment() -> Settings:
     """The settings `arbiter serve` hands its worker processes through their environment:
-    a generous rate limit unless told otherwise (20 a second, 40 at once, per token)."""
-    origins = os.environ.get(CORS_VARIABLE, "")
+    generous rate limits unless told otherwise (20 a second, 40 at once, per player, per host
+    and per address; 20 refused tokens a minute per address)."""
     return Settings(url=os.environ.get(URL_VARIABLE),
                     interval=float(os.environ.get(INTERVAL_VARIABLE, "1")),
                     projections=os.environ.get(PROJECTIONS_VARIABLE, "1") == "1",
                     rate=float(os.environ.get(RATE_VARIABLE) or "20"),
                     burst=int(os.environ.get(BURST_VARIABLE) or "40"),
-                    cors_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
+                    failures=int(os.environ.get(FAILURES_VARIABLE) or "20"),
+                    trusted_proxies=listed(PROXIES_VARIABLE),
+                    cors_origins=listed(CORS_VARIABLE),
+                    public_url=os.environ.get(PUBLIC_URL_VARIABLE) or DEFAULT_PUBLIC_URL,
                     discord=discord_settings())
+
+
+def listed(variable: str) -> tuple[str, ...]:
+    return tuple(o.strip() for o in os.environ.get(variable, "").split(",") if o.strip())
 
 
 def now() -> str:

@@ -137,7 +137,7 @@ def test_a_kings_court_round_played_through_slash_commands(sqlite_url, discord, 
             linked = runner.invoke(cli, ["--db", sqlite_url, "discord", "link", "s1", player,
                                          USERS[player]])
             assert linked.exit_code == 0, linked.output
-        tokens = Tokens(arbiter).issue_all("kc", PLAYERS)
+        tokens = Tokens(arbiter).issue_joins("kc", PLAYERS)  # the codes personal links hold
         for player in PLAYERS[1:]:
             said = say(server, USERS[player], "join",
                        link=join_link(PAGES, "kc", tokens[player]))

@@ -50,7 +50,7 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Arbiter, 
 
 
 def sign_in(client: TestClient, app: Arbiter, match_id: str, player: str) -> None:
-    token = Tokens(app).issue(match_id, player)
+    token = Tokens(app).issue_joins(match_id, [player])[player]
     answer = client.post(f"/m/{match_id}/session", data={"token": token},
                          follow_redirects=False)
     assert answer.status_code == 303 and answer.headers["location"] == f"/m/{match_id}/me"

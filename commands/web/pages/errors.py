@@ -78,13 +78,15 @@ def install(app: FastAPI) -> None:
             said = "nothing is served at this address" if status == 404 else str(error.detail)
             return problem_page(status, HTTP_CODES.get(status, "http_error"), said)
         assert isinstance(error, ApiError)
+        join = join_of(request) if status == 401 else None
+        said = error.message
         if status == 401:
-            join = join_of(request)
             said = "open the host's link: arbiter tokens host prints it" \
                 if join == "/host/join" else "ask the host for your link: it opens your page " \
                                             "and keeps you signed in"
-            return problem_page(401, error.code, said, join)
-        return problem_page(status, error.code, error.message)
+        answer = problem_page(status, error.code, said, join)
+        answer.headers.update(error.headers)
+        return answer
 
     for kind in (RuleViolation, ApiError, RequestValidationError, HTTPException):
         app.add_exception_handler(kind, refused)

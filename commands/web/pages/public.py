@@ -75,7 +75,7 @@ def match_page(match_id: MatchId, request: Request, svc: Svc,
                round: Round = None) -> HTMLResponse:
     me = player_of(svc, request, match_id)
     return page("match.html", **public_page(svc, match_id, round),
-                me=me[0] if me else None, origin=str(request.base_url).rstrip("/"))
+                me=me[0] if me else None, origin=svc.settings.public_url.rstrip("/"))
 
 
 @router.get("/s/{season}", response_class=HTMLResponse)
