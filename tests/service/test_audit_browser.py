@@ -15,10 +15,12 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Iterator
+from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.by import By
 from service_harness import Server
 from test_pages_browser import browser, waiting  # noqa: F401 (the fixture)
 
@@ -26,10 +28,13 @@ import bench.tampers as tampers
 from audit import witness
 from audit.bundle import line
 from audit.errors import AuditError
+from audit.notes import checkpoint_body, parse_checkpoint, parse_note
 from audit.season_verify import verify_any
 from commands.cli.matchfile import load, play
 from commands.service.arbiter import Arbiter
 from domain.envelope import entry_hash
+from domain.match import Match
+from tests.support import tamper
 from tests.support.host_key import SIGNER
 
 pytestmark = pytest.mark.browser
@@ -198,3 +203,101 @@ def test_the_browser_names_every_tampered_public_bundle_as_the_cli_does(page):
             "bad_signature", "root_mismatch", "not_canonical", "malformed_line",
             "rolled_back", "key_changed", "inconsistent_checkpoints", "checkpoint_misplaced",
             "malformed_header", "header_mismatch", "unexpected_line"} <= codes, codes
+
+
+# -- the page itself --------------------------------------------------------------------------
+
+def checked(driver: Any, url: str) -> tuple[str, str]:
+    """Open a page, press "Check this log in your browser", and wait for its verdict: the code
+    it names (or "verified") and what it says."""
+    driver.get(url)
+    section = driver.find_element(By.CSS_SELECTOR, ".browser-check")
+    section.find_element(By.CSS_SELECTOR, ".check-button").click()
+    code = waiting(lambda: section.get_attribute("data-code"), timeout=60)
+    return code, section.find_element(By.CSS_SELECTOR, ".check-result").text
+
+
+def remembered(driver: Any, origin: str, key: str, size: int, root: bytes, note: str) -> None:
+    """What this browser remembers having checked of the log at `origin`."""
+    driver.execute_script("localStorage.clear(); localStorage.setItem(arguments[0], "
+                           "JSON.stringify(arguments[1]))", f"arbiter-seen:{origin}",
+                           {"origin": origin, "key": key, "size": size, "root": b64(root),
+                            "note": note})
+
+
+def test_an_honest_match_and_its_season_check_out_in_the_page(page, served):
+    server, match = served
+    page.execute_script("localStorage.clear()")
+    code, said = checked(page, f"{server.url}/m/{match}")
+    entries = server.service.arbiter.match(match).version
+    notes = server.service.arbiter.checkpoints(match).notes
+    assert code == "verified", said
+    assert "This log checks out in your browser." in said
+    assert f"{entries} entries: every hash" in said
+    assert f"{len(notes)} signed checkpoints" in said
+    assert "Not checked here: the game's rules" in said
+    assert SIGNER.verifier_key() in page.find_element(By.CSS_SELECTOR, ".vkey").text
+    origin = json.loads(server.client().get(f"/matches/{match}/bundle").text.split("\n")[0])
+    stored = page.execute_script("return localStorage.getItem(arguments[0])",
+                                 f"arbiter-seen:{origin['header']['origin']}")
+    assert json.loads(stored)["size"] == notes[-1]["size"]  # the newest checkpoint, remembered
+
+    season = load(SEED).season
+    code, said = checked(page, f"{server.url}/s/{season}")
+    bundle = server.client().get(f"/seasons/{season}/bundle").content.splitlines(keepends=True)
+    audit = verify_any(iter(bundle))
+    assert code == "verified", said
+    assert f"{audit.cited} match entries the season rests on" in said  # type: ignore[union-attr]
+
+
+def test_a_host_who_showed_this_browser_another_history_is_caught(page, served):
+    server, match = served
+    lines = server.client().get(f"/matches/{match}/bundle").content.splitlines(keepends=True)
+    origin = json.loads(lines[0])["header"]["origin"]
+    first = parse_checkpoint(parse_note(server.service.arbiter.checkpoints(match)
+                                        .notes[1]["note"]).text)
+    other = sha256(b"another history").digest()
+    fork = SIGNER.sign_note(checkpoint_body(origin, first.size, other, first.extensions))
+    remembered(page, origin, SIGNER.verifier_key(), first.size, other, fork)
+    code, said = checked(page, f"{server.url}/m/{match}")
+    seen = witness.Seen(origin, SIGNER.verifier_key(), first.size, other)
+    assert code == cli(lines, None, seen)["code"] == "inconsistent_checkpoints"
+    assert "The host signed two different histories of this log." in said
+    assert fork.strip() in said  # both signed notes, to take to the host and the players
+    newest = server.service.arbiter.checkpoints(match).notes[-1]["note"]
+    assert newest.strip() in said
+
+    last = parse_checkpoint(parse_note(newest).text)
+    later = SIGNER.sign_note(checkpoint_body(origin, last.size + 5, other, last.extensions))
+    remembered(page, origin, SIGNER.verifier_key(), last.size + 5, other, later)
+    code, said = checked(page, f"{server.url}/m/{match}")
+    seen = witness.Seen(origin, SIGNER.verifier_key(), last.size + 5, other)
+    assert code == cli(lines, None, seen)["code"] == "rolled_back"
+    assert later.strip() in said
+    page.execute_script("localStorage.clear()")
+
+
+def test_a_forged_log_is_refused_in_the_page_with_the_clis_code(browser, tmp_path):  # noqa: F811
+    url = f"sqlite:///{tmp_path}/forged.db"
+    app = Arbiter(url, signer=SIGNER)
+    file = load(SEED)
+    play(app, file)
+    match = app.match(file.match)
+
+    def edit(event: Any) -> None:  # a public entry's time moved, its hash recomputed
+        event.record["entry"]["at"] = "2031-01-01T00:00:00Z"
+        event.record["entry"]["hash"] = entry_hash(event.record["entry"])
+
+    seq = next(r["entry"]["seq"] for r in match.records[5:] if r["entry"]["kind"] is not None)
+    tamper.rewrite(app, Match.create_id(file.match), seq, edit)
+    tamper.rechain(app, Match.create_id(file.match), seq)
+    app.close()
+    with Server(url) as server:
+        browser.execute_script("localStorage.clear()")
+        code, said = checked(browser, f"{server.url}/m/{file.match}")
+        lines = server.client().get(f"/matches/{file.match}/bundle").content \
+            .splitlines(keepends=True)
+    expected = cli(lines, None, None)
+    assert code == expected["code"] == "root_mismatch"
+    assert f"root_mismatch at entry {expected['seq']}" in said
+    assert "A signed checkpoint does not cover the entries the log holds." in said
