@@ -80,6 +80,7 @@ class SeasonAudit:
     match_notes: int = 0
     checkpoints: list[int] = field(default_factory=list)
     signed_root: bytes | None = None  # the last checkpoint's Merkle root
+    signed_note: str | None = None  # the last checkpoint's note, with any cosignature lines
     season: Season | None = None
 
     @property
@@ -550,6 +551,7 @@ class _SeasonVerifier:
         self.previous = (checkpoint.size, checkpoint.root)
         self.started.checkpoints.append(checkpoint.size)
         self.started.signed_root = checkpoint.root
+        self.started.signed_note = c["note"]
 
     # -- the end ----------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from commands.cli.serve import register as register_service
 from commands.cli.start import register as register_start
 from commands.cli.store import register as register_store
 from commands.cli.verify import register as register_verify
+from commands.cli.witness import register as register_witness
 
 
 class Arbitrated(click.Group):
@@ -80,6 +81,7 @@ cli.add_command(games_command)
 register_start(cli)
 register_audit(cli)
 register_verify(cli)
+register_witness(cli)
 register_disputes(cli)
 register_service(cli)
 register_store(cli)

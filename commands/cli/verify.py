@@ -29,17 +29,32 @@ def register(cli: click.Group) -> None:
 @click.command("verify", short_help="Verify an audit bundle offline.")
 @click.argument("file", type=in_file)
 @vkey_option
+@click.option("--witnesses", "witnesses_file", type=in_file, default=None,
+              help="A file of witnesses' verifier keys (type 0x04), one a line.")
+@click.option("--quorum", type=click.IntRange(1), default=None,
+              help="How many of them must have cosigned the newest checkpoint "
+                   "(default: all, with --witnesses).")
 @json_option
-def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
+def verify_command(file: str, vkey: str | None, witnesses_file: str | None,
+                   quorum: int | None, as_json: bool) -> None:
     """Verify an audit bundle (a match's or a season's) offline, with no store and no network:
     exit 0 with a report, or 1 naming the first failure (docs/audit.md lists the codes).
 
     As a witness would, it remembers each origin it verified: the key that signed it (the
     first time, --key or the key the bundle names) and its largest checkpoint. A later bundle
     of that origin signed by another key, or rolled back to an older checkpoint, fails
-    (the file: $ARBITER_KNOWN_KEYS, else ~/.config/arbiter/known_origins)."""
-    from audit import witness
+    (the file: $ARBITER_KNOWN_KEYS, else ~/.config/arbiter/known_origins).
+
+    With --witnesses, every cosignature by a listed witness must hold and --quorum of them
+    must have cosigned the newest checkpoint (c2sp.org/tlog-cosignature), else
+    `quorum_not_met` (docs/audit.md, "Witnesses")."""
+    from audit import cosign, witness
     from audit.season_verify import verify_any
+
+    if quorum is not None and witnesses_file is None:
+        raise click.UsageError("--quorum needs --witnesses FILE")
+    listed = cosign.read_witnesses(Path(witnesses_file).read_text(encoding="utf-8"),
+                                   witnesses_file) if witnesses_file else None
 
     path = witness.known_origins_file()
     known = witness.load(path)
@@ -65,14 +80,23 @@ def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
             return verify_any(stream, pinned, progress=progress_bar(stack), seen=seen)
 
     audit = judged(check, as_json)
+    cosigned = judged(lambda: cosign.check_quorum(
+        newest_notes(audit), listed, quorum or len(listed)), as_json) if listed else None
     signed = signed_checkpoint(audit)
     if origin and signed is not None:
         witness.save(path, witness.remembered(known, origin, str(audit.signer), *signed))
         audit.key_source = how
     data = verified_data(audit)
     data["key_source"] = source if signed is not None else None
+    findings = audit.findings()
+    if cosigned is not None:
+        data["cosigned_by"] = list(cosigned.cosigned_by)
+        data["witnesses"], data["quorum"] = cosigned.witnesses, cosigned.quorum
+        findings.append(("witnesses", f"the newest checkpoint is cosigned by "
+                         f"{len(cosigned.cosigned_by)} of the {cosigned.witnesses} listed "
+                         f"({', '.join(cosigned.cosigned_by)}); {cosigned.quorum} required"))
     render.show(data, as_json, lambda: [
-        audit.title(), render.pairs(audit.findings()),
+        audit.title(), render.pairs(findings),
         *([render.rows_table(data["standings"], title="standings, recomputed")]
           if "standings" in data else []),
         "verified"])
@@ -89,6 +113,15 @@ def header_claims(file: str) -> tuple[str | None, str | None]:
     except (ValueError, KeyError, TypeError, AttributeError):
         return None, None
     return (origin if isinstance(origin, str) else None), (key if isinstance(key, str) else None)
+
+
+def newest_notes(audit: Any) -> list[str]:
+    """A verified bundle's checkpoint notes, as held (a season's: its newest only)."""
+    from audit.season_verify import SeasonAudit
+
+    if isinstance(audit, SeasonAudit):
+        return [audit.signed_note] if audit.signed_note is not None else []
+    return [c.note for c in audit.checkpoints]
 
 
 def signed_checkpoint(audit: Any) -> tuple[int, bytes] | None:
