@@ -31,9 +31,24 @@ class MatchCheckpoints(Aggregate):
         """A signed note for the log of `size` entries, at the close of `round`."""
         self.notes.append({"round": round, "size": size, "note": note})
 
+    @event("Cosigned")
+    def cosign(self, size: int, line: str) -> None:
+        """A witness's cosignature line (c2sp.org/tlog-cosignature) of the note of `size`
+        entries, checked by the caller; kept beside the note, which never changes."""
+        for note in self.notes:
+            if note["size"] == size:
+                note["cosignatures"] = [*note.get("cosignatures", []), line]
+
     def for_round(self, round: int) -> dict[str, Any] | None:
         signed = [n for n in self.notes if n["round"] <= round]
         return signed[-1] if signed else None
+
+
+def cosigned(note: dict[str, Any]) -> str:
+    """A stored note with its witnesses' cosignature lines after the host's signature: still
+    a note every verifier reads (a signature by a key it does not know is ignored)."""
+    text: str = note["note"]
+    return text + "".join(note.get("cosignatures", []))
 
 
 class SeasonCheckpoints(Aggregate):

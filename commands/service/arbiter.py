@@ -20,7 +20,7 @@ from commands.service.guards import check_aim, deadline_args
 from commands.service.keys import check_signed_by
 from commands.service.outcomes import Grant, Outcome, Receipt
 from commands.service.unit_of_work import UnitOfWork
-from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
+from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints, cosigned
 from domain.decider import HOST, Command
 from domain.edge import excerpt
 from domain.envelope import salt
@@ -169,7 +169,7 @@ class Arbiter(UnitOfWork):
         host's key; refused (`wrong_host_key`) when another key signed its checkpoints."""
         match = self.match(match_id)
         checkpoints = self.checkpoints(match_id)
-        notes = [n["note"] for n in checkpoints.notes]
+        notes = [cosigned(n) for n in checkpoints.notes]
         host_key = self.signer.verifier_key() if self.signer else None
         if host_key is not None:
             check_signed_by(notes, parse_verifier_key(host_key))
@@ -418,6 +418,19 @@ class Arbiter(UnitOfWork):
             return self.repository.get(MatchCheckpoints.create_id(match_id))
         except AggregateNotFoundError:
             raise RuleViolation("unknown_match", f"no match {excerpt(match_id)}") from None
+
+    def record_cosignature(self, match_id: str, size: int, line: str) -> None:
+        """Keep a witness's cosignature line of the match's checkpoint of `size` entries
+        (commands.service.cosigning checks it first); one already kept is not kept twice."""
+        def attempt() -> None:
+            with self._writing(MatchCheckpoints.create_id(match_id)) as cid:
+                checkpoints = self._load(cid, "unknown_match", match_id)
+                if any(n["size"] == size and line not in n.get("cosignatures", [])
+                       for n in checkpoints.notes):
+                    checkpoints.cosign(size=size, line=line)
+                    self.save(checkpoints)
+
+        self._retrying(attempt, match_id)  # the lock a round close takes to sign
 
     def _sign_checkpoint(self, match: Match, checkpoints: MatchCheckpoints,
                          round: int) -> None:

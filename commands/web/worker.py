@@ -1,5 +1,6 @@
 """One worker process of the service: the application service, the view tables, the
-tokens, and three background loops (the projection, deadlines, stream wake-ups)."""
+tokens, and its background loops (the projection, deadlines, stream wake-ups, and with
+witnesses named, the checkpoints brought to them to cosign)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,16 @@ from datetime import UTC, datetime
 from typing import Any
 
 from audit.keys import Signer
+from audit.notes import COSIGNATURE_V1, NoteError, VerifierKey, parse_verifier_key
 from commands.service.arbiter import Arbiter
+from commands.service.cosigning import Cosigning, WitnessEndpoint
 from commands.service.deadlines import Deadlines
 from commands.service.keys import signer_from
 from commands.service.outcomes import Outcome
 from commands.service.tokens import Tokens
 from commands.store.settings import URL_VARIABLE, database_url, persistence_env
 from commands.web.hub import Hub
+from domain.errors import RuleViolation
 from projections import runner
 from projections.tables import datastore_of, open_views
 
@@ -33,12 +37,15 @@ class Settings:
     rate: float = 0.0  # requests a second per bearer token, on average (0: no limit)
     burst: int = 40  # requests a token may send at once
     cors_origins: tuple[str, ...] = ()  # origins whose pages may call the API (none)
+    witnesses: tuple[WitnessEndpoint, ...] = ()  # where each new checkpoint goes to be cosigned
+    witness_interval: float = 2.0  # seconds between passes over the checkpoints to cosign
 
 
 INTERVAL_VARIABLE = "ARBITER_SERVE_INTERVAL"
 PROJECTIONS_VARIABLE = "ARBITER_SERVE_PROJECTIONS"
 RATE_VARIABLE, BURST_VARIABLE = "ARBITER_RATE", "ARBITER_BURST"
 CORS_VARIABLE = "ARBITER_CORS_ORIGINS"
+WITNESSES_VARIABLE = "ARBITER_WITNESSES"  # "URL VKEY" pairs, comma-separated
 
 
 def settings_from_environment() -> Settings:
@@ -50,7 +57,30 @@ def settings_from_environment() -> Settings:
                     projections=os.environ.get(PROJECTIONS_VARIABLE, "1") == "1",
                     rate=float(os.environ.get(RATE_VARIABLE) or "20"),
                     burst=int(os.environ.get(BURST_VARIABLE) or "40"),
-                    cors_origins=tuple(o.strip() for o in origins.split(",") if o.strip()))
+                    cors_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
+                    witnesses=witnesses_from(os.environ.get(WITNESSES_VARIABLE, "")))
+
+
+def witnesses_from(text: str) -> tuple[WitnessEndpoint, ...]:
+    """The witnesses a setting names: `URL VKEY` pairs separated by commas."""
+    found = []
+    for pair in (p.strip() for p in text.split(",") if p.strip()):
+        url, _, vkey = pair.partition(" ")
+        found.append(WitnessEndpoint(url, witness_key(vkey.strip())))
+    return tuple(found)
+
+
+def witness_key(vkey: str) -> VerifierKey:
+    """A witness's cosignature key (vkey type 0x04), or invalid_input in words."""
+    try:
+        key = parse_verifier_key(vkey)
+    except NoteError as error:
+        raise RuleViolation("invalid_input", f"witness key {vkey[:60]!r}: {error.message}") \
+            from None
+    if key.sig_type != COSIGNATURE_V1:
+        raise RuleViolation("invalid_input", f"{key.name}: a witness's key is a cosignature key "
+                            "(type 0x04, `arbiter witness keygen`), not a host key")
+    return key
 
 
 def now() -> str:
@@ -87,6 +117,10 @@ class Service:
             lambda: self.hub.run(self._stop, self.settings.stream_interval),
             lambda: self.deadlines.run(self._stop, self.settings.interval),
         ]
+        if self.settings.witnesses:
+            cosigning = Cosigning(self.arbiter, self.settings.witnesses,
+                                  lambda: [m["match"] for m in self.views.matches()])
+            loops.append(lambda: cosigning.run(self._stop, self.settings.witness_interval))
         if self.settings.projections:
             loops.append(lambda: runner.run(env, self._stop, self._wake,
                                             self.settings.projection_interval))

@@ -17,6 +17,7 @@ from commands.web.edge import Ndjson, Route
 from commands.web.models import MatchId, SeasonId
 from commands.web.reading import check_viewer, read_audit, read_standings, read_view
 from commands.web.streams import After, LastEventId, stream
+from domain.checkpoints import cosigned
 from domain.decider import PUBLIC
 
 router = APIRouter(route_class=Route, tags=["anyone"])
@@ -51,7 +52,7 @@ def checkpoints(match_id: MatchId, svc: Svc) -> list[dict[str, Any]]:
             summary="The public audit bundle (JSON Lines, docs/audit.md)")
 def bundle(match_id: MatchId, svc: Svc) -> Ndjson:
     match = svc.arbiter.match(match_id)
-    notes = [n["note"] for n in svc.arbiter.checkpoints(match_id).notes]
+    notes = [cosigned(n) for n in svc.arbiter.checkpoints(match_id).notes]
     signer = svc.arbiter.signer
     key = signer.verifier_key() if signer else None
     if key is not None:
