@@ -418,6 +418,8 @@ class _SeasonVerifier:
             s.rule(d["player"], d["reason"], changes=d["changes"], status=d["status"], at=at)
         elif kind == "SeasonWon":
             s.crown(d["player"], d["match"], at=at)
+        elif kind == "WitnessKeyRegistered":
+            s.register_witness(d["player"], d["key"], at=at)
         else:
             raise AuditError("rerun_mismatch", f"the season's rules know no {kind!r}",
                              self.size)

@@ -31,22 +31,35 @@ class MatchCheckpoints(Aggregate):
         """A signed note for the log of `size` entries, at the close of `round`."""
         self.notes.append({"round": round, "size": size, "note": note})
 
-    @event("Cosigned")
-    def cosign(self, size: int, line: str) -> None:
-        """A witness's cosignature line (c2sp.org/tlog-cosignature) of the note of `size`
-        entries, checked by the caller; kept beside the note, which never changes."""
-        for note in self.notes:
-            if note["size"] == size:
-                note["cosignatures"] = [*note.get("cosignatures", []), line]
-
     def for_round(self, round: int) -> dict[str, Any] | None:
         signed = [n for n in self.notes if n["round"] <= round]
         return signed[-1] if signed else None
 
 
+class MatchCosignatures(Aggregate):
+    """Witnesses' cosignature lines (c2sp.org/tlog-cosignature) of a match's checkpoints, by
+    the size of the note each cosigns: kept apart from the notes, which never change, and
+    added to them wherever a note is served (`cosigned`)."""
+
+    @staticmethod
+    def create_id(match_id: str) -> UUID:
+        return uuid5(NAMESPACE_URL, f"arbiter/cosignatures/{match_id}")
+
+    @event("Started")
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+        self.lines: dict[int, list[str]] = {}
+
+    @event("Cosigned")
+    def cosign(self, size: int, line: str) -> None:
+        """A line the caller checked: a witness's cosignature of the note of `size` entries."""
+        self.lines[size] = [*self.lines.get(size, []), line]
+
+
 def cosigned(note: dict[str, Any]) -> str:
-    """A stored note with its witnesses' cosignature lines after the host's signature: still
-    a note every verifier reads (a signature by a key it does not know is ignored)."""
+    """A note as served: the host's note, then its witnesses' cosignature lines (`notes` of
+    the service's `cosigned_notes`); still a note every verifier reads, since a signature by
+    a key it does not know is ignored."""
     text: str = note["note"]
     return text + "".join(note.get("cosignatures", []))
 

@@ -12,7 +12,7 @@ from eventsourcing.persistence import IntegrityError
 
 from audit.bundle import export
 from audit.keys import SHARED_NAME, Signer, own_name
-from audit.notes import parse_verifier_key
+from audit.notes import COSIGNATURE_V1, NoteError, parse_verifier_key
 from audit.season_bundle import export_season
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
@@ -20,7 +20,13 @@ from commands.service.guards import check_aim, deadline_args
 from commands.service.keys import check_signed_by
 from commands.service.outcomes import Grant, Outcome, Receipt
 from commands.service.unit_of_work import UnitOfWork
-from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints, cosigned
+from domain.checkpoints import (
+    HostOrigin,
+    MatchCheckpoints,
+    MatchCosignatures,
+    SeasonCheckpoints,
+    cosigned,
+)
 from domain.decider import HOST, Command
 from domain.edge import excerpt
 from domain.envelope import salt
@@ -169,7 +175,7 @@ class Arbiter(UnitOfWork):
         host's key; refused (`wrong_host_key`) when another key signed its checkpoints."""
         match = self.match(match_id)
         checkpoints = self.checkpoints(match_id)
-        notes = [cosigned(n) for n in checkpoints.notes]
+        notes = [cosigned(n) for n in self.cosigned_notes(match_id)]
         host_key = self.signer.verifier_key() if self.signer else None
         if host_key is not None:
             check_signed_by(notes, parse_verifier_key(host_key))
@@ -214,6 +220,19 @@ class Arbiter(UnitOfWork):
         """A host ruling with its reason (e.g. a Token of Life spent to stay in)."""
         self._season_act(season, lambda s: s.rule(player, reason, changes=changes,
                                                   status=status, at=at))
+
+    def register_witness(self, season: str, player: str, key: str, *,
+                         at: str | None = None) -> None:
+        """A player's browser's cosignature key, recorded once in the season's log."""
+        try:
+            parsed = parse_verifier_key(key)
+        except NoteError as error:
+            raise RuleViolation("invalid_witness_key", f"{excerpt(key)}: {error.message}") \
+                from None
+        if parsed.sig_type != COSIGNATURE_V1 or str(parsed) != key:
+            raise RuleViolation("invalid_witness_key", f"{excerpt(key)}: a witness key is a "
+                                "cosignature key (type 0x04) in its one spelling")
+        self._season_act(season, lambda s: s.register_witness(player, key, at=at))
 
     def _season_act(self, name: str, act: Callable[[Season], Any]) -> None:
         def attempt() -> None:
@@ -419,18 +438,35 @@ class Arbiter(UnitOfWork):
         except AggregateNotFoundError:
             raise RuleViolation("unknown_match", f"no match {excerpt(match_id)}") from None
 
+    def cosigned_notes(self, match_id: str) -> list[dict[str, Any]]:
+        """The match's signed notes, oldest first, each with its witnesses' cosignature
+        lines (`cosignatures`)."""
+        notes = self.checkpoints(match_id).notes
+        try:
+            lines: dict[int, list[str]] = self.repository.get(
+                MatchCosignatures.create_id(match_id)).lines
+        except AggregateNotFoundError:
+            lines = {}
+        return [{**n, "cosignatures": list(lines.get(n["size"], []))} for n in notes]
+
     def record_cosignature(self, match_id: str, size: int, line: str) -> None:
         """Keep a witness's cosignature line of the match's checkpoint of `size` entries
-        (commands.service.cosigning checks it first); one already kept is not kept twice."""
-        def attempt() -> None:
-            with self._writing(MatchCheckpoints.create_id(match_id)) as cid:
-                checkpoints = self._load(cid, "unknown_match", match_id)
-                if any(n["size"] == size and line not in n.get("cosignatures", [])
-                       for n in checkpoints.notes):
-                    checkpoints.cosign(size=size, line=line)
-                    self.save(checkpoints)
+        (the caller checked it); one already kept is not kept twice."""
+        if not any(n["size"] == size for n in self.checkpoints(match_id).notes):
+            raise RuleViolation("no_checkpoint", f"{excerpt(match_id)} has no signed "
+                                f"checkpoint of {size} entries")
 
-        self._retrying(attempt, match_id)  # the lock a round close takes to sign
+        def attempt() -> None:
+            with self._writing(MatchCosignatures.create_id(match_id)) as cid:
+                try:
+                    kept: MatchCosignatures = self._load(cid, "no_cosignatures", match_id)
+                except RuleViolation:  # the first cosignature of this match
+                    kept = MatchCosignatures(match_id=match_id)
+                if line not in kept.lines.get(size, []):
+                    kept.cosign(size=size, line=line)
+                    self.save(kept)
+
+        self._retrying(attempt, f"cosignatures/{match_id}")
 
     def _sign_checkpoint(self, match: Match, checkpoints: MatchCheckpoints,
                          round: int) -> None:

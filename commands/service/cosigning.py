@@ -69,7 +69,7 @@ class Cosigning:
         """One pass over every match; how many cosignatures were kept."""
         kept = 0
         for match_id in self.matches():
-            notes = self.arbiter.checkpoints(match_id).notes
+            notes = self.arbiter.cosigned_notes(match_id)
             for witness in self.witnesses:
                 if any(not cosigned_by(n, witness.key) for n in notes):
                     kept += self._bring(match_id, notes, witness)

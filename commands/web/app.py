@@ -22,6 +22,7 @@ from commands.web.pages import host_match as host_match_pages
 from commands.web.pages import host_season as host_season_pages
 from commands.web.pages import player as player_pages
 from commands.web.pages import public as public_pages
+from commands.web.pages import witnessing as witnessing_pages
 from commands.web.pages.templating import STATIC
 from commands.web.pages.updating import Serving
 from commands.web.routes import host, players, public
@@ -52,7 +53,7 @@ def create_app(settings: Settings) -> FastAPI:
     for routes in (public, players, host):
         app.include_router(routes.router)
     for page_routes in (public_pages, player_pages, host_pages, host_match_pages,
-                        host_season_pages):
+                        host_season_pages, witnessing_pages):
         app.include_router(page_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Serving)  # the pages say when the views are still catching up

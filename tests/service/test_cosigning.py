@@ -90,7 +90,7 @@ def test_serve_brings_every_checkpoint_to_its_witnesses_and_serves_their_cosigna
         with Server(url, witnesses=(fresh.endpoint, ahead.endpoint, refusing.endpoint),
                     witness_interval=0.1) as server:
             def all_cosigned() -> bool:
-                kept = server.service.arbiter.checkpoints(match).notes
+                kept = server.service.arbiter.cosigned_notes(match)
                 return all(cosigned_by(n, w.endpoint.key) for n in kept for w in (fresh,)) and \
                     all(cosigned_by(n, ahead.endpoint.key) for n in kept[3:])
 

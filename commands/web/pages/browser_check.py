@@ -1,6 +1,8 @@
 """What a public page needs for "Check this log in your browser" (static/audit.js and
 static/check.js, templates/check_in_browser.html): the public bundle to fetch, the host's
-verifier key the page pins, and where the host says it published that key.
+verifier key the page pins, where the host says it published that key, and who cosigned each
+checkpoint; and what a player's page needs for their browser to be a witness
+(static/witness.js, templates/browser_witness.html).
 
 The key shown is only as trustworthy as the page that shows it: a reader compares it with the
 one the host published elsewhere (the game's chat, its website), which
@@ -11,16 +13,48 @@ from __future__ import annotations
 
 import os
 from typing import Any
+from urllib.parse import quote
 
 from commands.web.worker import Service
+from domain.decider import HOST
+from domain.season import witness_name
 
 PUBLISHED_VARIABLE = "ARBITER_KEY_PUBLISHED_AT"
 
 
-def browser_check(svc: Service, bundle: str) -> dict[str, Any]:
-    """The context of the check: `bundle` is the public bundle's path on this server."""
+def browser_check(svc: Service, bundle: str, match_id: str | None = None) -> dict[str, Any]:
+    """The context of the check: `bundle` is the public bundle's path on this server; a
+    match's page also lists who cosigned each of its checkpoints."""
     signer = svc.arbiter.signer
     published = os.environ.get(PUBLISHED_VARIABLE, "").strip()
     return {"bundle": bundle, "key": signer.verifier_key() if signer else None,
             "published": published or None,
-            "published_link": published.startswith(("https://", "http://"))}
+            "published_link": published.startswith(("https://", "http://")),
+            "rounds": cosigned_rounds(svc, match_id) if match_id else []}
+
+
+def witness_context(svc: Service, match_id: str, player: str, csrf: str) -> dict[str, Any]:
+    """What templates/browser_witness.html needs on the player's page."""
+    season = svc.arbiter.match(match_id).season
+    signer = svc.arbiter.signer
+    return {"season": season, "player": player, "name": witness_name(season, player),
+            "registered": svc.arbiter.season(season).witnesses.get(player), "csrf": csrf,
+            "bundle": f"/matches/{quote(match_id)}/bundle", "match": match_id,
+            "key": signer.verifier_key() if signer else None}
+
+
+def cosigned_rounds(svc: Service, match_id: str) -> list[dict[str, Any]]:
+    """Each signed checkpoint, newest first: the round it closes, and which of the match's
+    players' browsers and which other witnesses cosigned it."""
+    match = svc.arbiter.match(match_id)
+    keys = svc.arbiter.season(match.season).witnesses
+    players = [p for p in match.players if p != HOST]
+    names = {witness_name(match.season, p): p for p in players if p in keys}
+    rows = []
+    for note in reversed(svc.arbiter.cosigned_notes(match_id)):
+        signed_by = {line[2:].split(" ")[0] for line in note.get("cosignatures", [])}
+        rows.append({"round": note["round"], "size": note["size"],
+                     "players": sorted(names[n] for n in signed_by if n in names),
+                     "of": len(players),
+                     "others": sorted(n for n in signed_by if n not in names)})
+    return rows

@@ -79,7 +79,7 @@ def match_page(match_id: MatchId, request: Request, svc: Svc,
     me = player_of(svc, request, match_id)
     return page("match.html", **public_page(svc, match_id, round),
                 me=me[0] if me else None, origin=str(request.base_url).rstrip("/"),
-                browser_check=browser_check(svc, f"/matches/{quote(match_id)}/bundle"))
+                browser_check=browser_check(svc, f"/matches/{quote(match_id)}/bundle", match_id))
 
 
 @router.get("/s/{season}", response_class=HTMLResponse)

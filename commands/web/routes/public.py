@@ -52,7 +52,7 @@ def checkpoints(match_id: MatchId, svc: Svc) -> list[dict[str, Any]]:
             summary="The public audit bundle (JSON Lines, docs/audit.md)")
 def bundle(match_id: MatchId, svc: Svc) -> Ndjson:
     match = svc.arbiter.match(match_id)
-    notes = [cosigned(n) for n in svc.arbiter.checkpoints(match_id).notes]
+    notes = [cosigned(n) for n in svc.arbiter.cosigned_notes(match_id)]
     signer = svc.arbiter.signer
     key = signer.verifier_key() if signer else None
     if key is not None:

@@ -605,6 +605,7 @@
       this.round = 0;
       this.closed = -1;
       this.tree = new TreeBuilder();
+      this.hashes = [];  // every entry's hash, for the receipts a player's page checks
       this.sealOpened = null;
       this.contributions = {};
       this.checkpoints = [];
@@ -625,7 +626,7 @@
       }
       const h = this.header;
       return { ok: true, kind: "match", id: h.match, origin: h.origin, key: this.keys[0] || null,
-        entries: this.size, checkpoints: this.checkpoints, ended: this.ended,
+        entries: this.size, hashes: this.hashes, checkpoints: this.checkpoints, ended: this.ended,
         results: this.results, unsigned: h.unsigned === true, title: "match " + h.match + " (" +
         h.game + ", " + h.players.length + " players)" };
     }
@@ -706,6 +707,7 @@
       await this.tree.append(leaf);
       this.prev = e.hash;
       this.size = seq;
+      this.hashes.push(e.hash);
       if (this.seen && seq === this.seen.size) await checkSeen(this.seen, await this.tree.root(), seq);
     }
 

@@ -1,0 +1,78 @@
+"""The player's browser as a witness (static/witness.js, templates/browser_witness.html):
+it registers its cosignature key once in the season's log, then cosigns each checkpoint of
+the match it has checked (c2sp.org/tlog-cosignature). Both calls are the player's own, behind
+their cookie and the page's CSRF token, like the page's forms. docs/audit.md, "Players'
+browsers as witnesses"."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from audit.cosign import cosigners
+from audit.errors import AuditError
+from audit.notes import NoteError, parse_verifier_key
+from commands.web.auth import Svc
+from commands.web.edge import Route
+from commands.web.errors import ApiError
+from commands.web.models import MatchId
+from commands.web.pages.player import signed_in_player
+from commands.web.pages.session import csrf_ok
+from commands.web.worker import Service, now
+
+router = APIRouter(route_class=Route, prefix="/m/{match_id}/me", include_in_schema=False)
+
+
+class Registration(BaseModel):
+    csrf: Annotated[str, Field(max_length=100)]
+    key: Annotated[str, Field(max_length=200)]
+
+
+class Cosignature(BaseModel):
+    csrf: Annotated[str, Field(max_length=100)]
+    size: Annotated[int, Field(ge=1, le=2**53 - 1)]
+    line: Annotated[str, Field(max_length=300)]
+
+
+def _player(svc: Service, request: Request, match_id: str, csrf: str) -> str:
+    player, token = signed_in_player(svc, request, match_id)
+    if not csrf_ok(token, csrf):
+        raise ApiError(403, "wrong_form", "this page is stale: reload it")
+    return player
+
+
+@router.post("/witness")
+def register(match_id: MatchId, body: Registration, request: Request,
+             svc: Svc) -> dict[str, Any]:
+    """This browser's key, recorded once in the season's log as the player's witness key."""
+    player = _player(svc, request, match_id, body.csrf)
+    season = svc.arbiter.match(match_id).season
+    svc.arbiter.register_witness(season, player, body.key, at=now())
+    return {"season": season, "player": player, "key": body.key}
+
+
+@router.post("/cosign")
+def cosign(match_id: MatchId, body: Cosignature, request: Request, svc: Svc) -> dict[str, Any]:
+    """The player's browser's cosignature of the match's checkpoint of `size` entries: kept
+    beside the note, and served with it, once it holds under the key the season recorded."""
+    player = _player(svc, request, match_id, body.csrf)
+    key = svc.arbiter.season(svc.arbiter.match(match_id).season).witnesses.get(player)
+    if key is None:
+        raise ApiError(409, "no_witness_key", "this player has no witness key in the season's "
+                       "log yet: reload the page to register this browser")
+    note = next((n for n in svc.arbiter.cosigned_notes(match_id) if n["size"] == body.size),
+                None)
+    if note is None:
+        raise ApiError(404, "no_checkpoint", f"no signed checkpoint of {body.size} entries")
+    try:
+        held = cosigners(note["note"] + body.line, [parse_verifier_key(key)]) \
+            if body.line.endswith("\n") and body.line.count("\n") == 1 else []
+    except (AuditError, NoteError):
+        held = []
+    if not held:
+        raise ApiError(422, "bad_cosignature", "the line is not this player's witness key's "
+                       "cosignature (cosignature/v1) of that checkpoint")
+    svc.arbiter.record_cosignature(match_id, body.size, body.line)
+    return {"cosigned": body.size, "player": player}
