@@ -6,9 +6,11 @@ browsers as witnesses"."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from audit.cosign import cosigners
@@ -16,11 +18,12 @@ from audit.errors import AuditError
 from audit.notes import NoteError, parse_verifier_key
 from commands.web.auth import Svc
 from commands.web.edge import Route
-from commands.web.errors import ApiError
+from commands.web.errors import ApiError, problem, status_of
 from commands.web.models import MatchId
 from commands.web.pages.player import signed_in_player
 from commands.web.pages.session import csrf_ok
 from commands.web.worker import Service, now
+from domain.errors import RuleViolation
 
 router = APIRouter(route_class=Route, prefix="/m/{match_id}/me", include_in_schema=False)
 
@@ -43,20 +46,38 @@ def _player(svc: Service, request: Request, match_id: str, csrf: str) -> str:
     return player
 
 
-@router.post("/witness")
+def answered(call: Callable[[], dict[str, Any]]) -> dict[str, Any] | JSONResponse:
+    """The script's calls answer in JSON, refusals too (not as the pages' problem page)."""
+    try:
+        return call()
+    except RuleViolation as error:
+        return problem(status_of(error.code), error.code, error.message)
+    except ApiError as error:
+        return problem(error.status, error.code, error.message)
+
+
+@router.post("/witness", response_model=None)
 def register(match_id: MatchId, body: Registration, request: Request,
-             svc: Svc) -> dict[str, Any]:
+             svc: Svc) -> dict[str, Any] | JSONResponse:
     """This browser's key, recorded once in the season's log as the player's witness key."""
-    player = _player(svc, request, match_id, body.csrf)
-    season = svc.arbiter.match(match_id).season
-    svc.arbiter.register_witness(season, player, body.key, at=now())
-    return {"season": season, "player": player, "key": body.key}
+    def call() -> dict[str, Any]:
+        player = _player(svc, request, match_id, body.csrf)
+        season = svc.arbiter.match(match_id).season
+        svc.arbiter.register_witness(season, player, body.key, at=now())
+        return {"season": season, "player": player, "key": body.key}
+
+    return answered(call)
 
 
-@router.post("/cosign")
-def cosign(match_id: MatchId, body: Cosignature, request: Request, svc: Svc) -> dict[str, Any]:
+@router.post("/cosign", response_model=None)
+def cosign(match_id: MatchId, body: Cosignature, request: Request,
+           svc: Svc) -> dict[str, Any] | JSONResponse:
     """The player's browser's cosignature of the match's checkpoint of `size` entries: kept
     beside the note, and served with it, once it holds under the key the season recorded."""
+    return answered(lambda: cosigned(svc, request, match_id, body))
+
+
+def cosigned(svc: Service, request: Request, match_id: str, body: Cosignature) -> dict[str, Any]:
     player = _player(svc, request, match_id, body.csrf)
     key = svc.arbiter.season(svc.arbiter.match(match_id).season).witnesses.get(player)
     if key is None:
