@@ -24,15 +24,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "service"))
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
 
-import bench.tampers as tampers  # noqa: E402
-from audit.season_verify import verify_any  # noqa: E402
-from bench.verify_throughput import bundle as synthetic  # noqa: E402
-from commands.cli.matchfile import load, play  # noqa: E402
-from commands.service.arbiter import Arbiter  # noqa: E402
-from tests.support.host_key import SIGNER  # noqa: E402
+import bench.tampers as tampers
+from audit.season_verify import verify_any
+from bench.verify_throughput import bundle as synthetic
+from commands.cli.matchfile import load, play
+from commands.service.arbiter import Arbiter
+from tests.support.host_key import SIGNER
 
 SEED = Path(__file__).resolve().parents[1] / "seeds" / "kings_court-king-win.json"
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
