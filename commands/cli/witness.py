@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -61,19 +62,24 @@ def serve(path: str, state: str, logs: tuple[str, ...], host: str, port: int) ->
     import uvicorn
 
     from audit import cosign
-    from audit.notes import NoteError, parse_verifier_key
     from commands.web.witness import witness_app
+
+    witness = cosign.Witness(cosign.load(path), trusted_logs(logs),
+                             cosign.WitnessState(Path(state)), lambda: int(time.time()))
+    uvicorn.run(witness_app(witness), host=host, port=port, log_level="warning")
+
+
+def trusted_logs(logs: tuple[str, ...]) -> list[tuple[str, Any]]:
+    """Each `--log [PREFIX=]VKEY` as (prefix, key). It is PREFIX=VKEY when the part before the
+    first '+' holds an '=' (a key's base64 may end in '=', its name holds none)."""
+    from audit.notes import NoteError, parse_verifier_key
 
     trusted = []
     for given in logs:
-        # PREFIX=VKEY when the part before the key's first '+' holds an '=' (a key's base64
-        # may end in '=', its name holds none)
         prefix, _, vkey = given.partition("=") if "=" in given.split("+")[0] else ("", "", given)
         try:
             key = parse_verifier_key(vkey)
         except NoteError as error:
             raise click.BadParameter(f"{given}: {error.message}", param_hint="--log") from None
         trusted.append((prefix or key.name, key))
-    witness = cosign.Witness(cosign.load(path), trusted, cosign.WitnessState(Path(state)),
-                             lambda: int(time.time()))
-    uvicorn.run(witness_app(witness), host=host, port=port, log_level="warning")
+    return trusted

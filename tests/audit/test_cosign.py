@@ -14,6 +14,7 @@ from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
+import click
 import httpx
 import pytest
 import uvicorn
@@ -250,3 +251,14 @@ def test_keygen_writes_a_key_the_witness_serves_with_and_never_replaces_it(tmp_p
     assert again.exit_code == 2 and cosign.load(path).verifier == vkey
     with pytest.raises(AuditError):
         cosign.check_quorum([], [vkey], 1)
+
+
+def test_the_logs_a_witness_trusts_are_named_by_key_or_by_prefix_and_key():
+    from commands.cli.witness import trusted_logs
+
+    host = tampers.SIGNER.verifier_key()
+    assert trusted_logs((host,)) == [(HOST.name, HOST)]
+    assert trusted_logs((f"games.example.org/arbiter={host}",)) == \
+        [("games.example.org/arbiter", HOST)]
+    with pytest.raises(click.BadParameter, match="arbiter=nonsense: expected name"):
+        trusted_logs(("arbiter=nonsense",))
