@@ -30,7 +30,8 @@ def register(cli: click.Group) -> None:
 @click.argument("file", type=in_file)
 @vkey_option
 @click.option("--witnesses", "witnesses_file", type=in_file, default=None,
-              help="A file of witnesses' verifier keys (type 0x04), one a line.")
+              help="A file of witnesses' verifier keys (type 0x04), one a line, or a season "
+                   "bundle: the keys its players' browsers registered.")
 @click.option("--quorum", type=click.IntRange(1), default=None,
               help="How many of them must have cosigned the newest checkpoint "
                    "(default: all, with --witnesses).")
@@ -53,8 +54,7 @@ def verify_command(file: str, vkey: str | None, witnesses_file: str | None,
 
     if quorum is not None and witnesses_file is None:
         raise click.UsageError("--quorum needs --witnesses FILE")
-    listed = cosign.read_witnesses(Path(witnesses_file).read_text(encoding="utf-8"),
-                                   witnesses_file) if witnesses_file else None
+    listed = witnesses_of(witnesses_file) if witnesses_file else None
 
     path = witness.known_origins_file()
     known = witness.load(path)
@@ -113,6 +113,27 @@ def header_claims(file: str) -> tuple[str | None, str | None]:
     except (ValueError, KeyError, TypeError, AttributeError):
         return None, None
     return (origin if isinstance(origin, str) else None), (key if isinstance(key, str) else None)
+
+
+def witnesses_of(path: str) -> list[Any]:
+    """The witness keys a file names: one vkey a line, or a season bundle, verified first,
+    whose players registered their browsers' keys in it."""
+    from audit import cosign
+    from audit.season_verify import SeasonAudit, verify_any
+
+    text = Path(path).read_text(encoding="utf-8")
+    if not text.startswith('{"header":'):
+        return cosign.read_witnesses(text, path)
+    with open(path, "rb") as stream:
+        audit = verify_any(stream)
+    if not isinstance(audit, SeasonAudit):
+        raise AuditError("invalid_input", f"{path} is a match's bundle: give a season's, or a "
+                         "file of witness keys")
+    keys = "".join(f"{key}\n" for key in audit.rebuilt.witnesses.values())
+    if not keys:
+        raise AuditError("invalid_input", f"no player of season {audit.header.season} "
+                         "registered a witness key")
+    return cosign.read_witnesses(keys, path)
 
 
 def newest_notes(audit: Any) -> list[str]:

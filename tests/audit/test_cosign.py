@@ -236,6 +236,8 @@ def test_verify_requires_a_quorum_of_the_witnesses_listed(tmp_path, bundle, monk
     listed.write_text(f"{HOST}\n")
     assert "invalid_input" in verify().output and verify().exit_code == 2
     assert CliRunner().invoke(cli, ["verify", str(cosigned), "--quorum", "1"]).exit_code == 2
+    listed.write_bytes(cosigned.read_bytes())  # a match's bundle is no list of witnesses
+    assert "invalid_input" in verify().output and verify().exit_code == 2
 
 
 def test_keygen_writes_a_key_the_witness_serves_with_and_never_replaces_it(tmp_path):

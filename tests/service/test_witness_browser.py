@@ -93,6 +93,15 @@ def test_every_players_browser_cosigns_an_honest_match(browser, served, tmp_path
               "--quorum", "11", "--json"])
     assert verified.exit_code == 0, verified.output
     assert len(json.loads(verified.stdout)["cosigned_by"]) == 11
+    # The keys read from the season's own bundle, verified first, give the same answer.
+    season_bundle = tmp_path / "season.jsonl"
+    season_bundle.write_bytes(served.client().get(f"/seasons/{FILE.season}/bundle").content)
+    from_season = CliRunner(env={"ARBITER_KNOWN_KEYS": str(tmp_path / "known2")}).invoke(
+        cli, ["verify", str(bundle), "--key", SIGNER.verifier_key(), "--witnesses",
+              str(season_bundle), "--quorum", "11", "--json"])
+    assert from_season.exit_code == 0, from_season.output
+    assert sorted(json.loads(from_season.stdout)["cosigned_by"]) == \
+        sorted(witness_name(FILE.season, p) for p in FILE.players)
 
     # A second visit cosigns nothing twice.
     again = as_player(browser, served, FILE.players[0])
