@@ -186,39 +186,47 @@
       result.checkpoints.length + " signed checkpoints, each extending the one before."));
     if (!checkReceipts(section, result, out)) return done("alarm");
     if (!newest) return done("checked");
+    try {
+      return done(await cosign(d, out, result.origin, newest));
+    } catch (error) {  // no Ed25519 signing or no IndexedDB here: the checks above still stand
+      out.append(element("p", "This browser cannot cosign for you: " + error.message + "."));
+      return done("checked");
+    }
+  }
 
+  async function cosign(d, out, origin, newest) {
     const id = d.season + "\n" + d.player;
     let key = await stored(id);
-    if (!key && !d.registered) {
-      key = await newKey(id, d.name);
+    if (!d.registered) {
+      key = key || await newKey(id, d.name);
       const registered = await post(d.register, { csrf: d.csrf, key: key.vkey });
       if (!registered.ok) {
         out.append(element("p", "This browser could not become your witness: " +
           (registered.answer.message || registered.status) + "."));
-        return done("checked");
+        return "checked";
       }
       d.registered = key.vkey;
     }
     if (!key || key.vkey !== d.registered) {
       out.append(element("p", "Another browser of yours is your witness for this season: it " +
         "cosigns when you open your page there."));
-      return done("checked");
+      return "checked";
     }
-    const cosignedKey = COSIGNED + result.origin + "\n" + d.player;
+    const cosignedKey = COSIGNED + origin + "\n" + d.player;
     if (load(cosignedKey, 0) >= newest.size) {
       out.append(element("p", "Your browser cosigned the newest round already."));
-      return done("cosigned");
+      return "cosigned";
     }
     const line = await cosignature(key, d.name, newest.note);
     const sent = await post(d.cosign, { csrf: d.csrf, size: newest.size, line });
     if (!sent.ok) {
       out.append(element("p", "Your cosignature was not taken: " + (sent.answer.message || sent.status) + "."));
-      return done("checked");
+      return "checked";
     }
     store(cosignedKey, newest.size);
     out.append(element("p", "Your browser cosigned the newest round (" + newest.size +
       " entries) as your witness."));
-    return done("cosigned");
+    return "cosigned";
   }
 
   for (const section of document.querySelectorAll(".browser-witness")) {
