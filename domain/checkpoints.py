@@ -56,6 +56,23 @@ class MatchCosignatures(Aggregate):
         self.lines[size] = [*self.lines.get(size, []), line]
 
 
+class SeasonCosignatures(Aggregate):
+    """Witnesses' cosignature lines of a season's checkpoints, as `MatchCosignatures`."""
+
+    @staticmethod
+    def create_id(season: str) -> UUID:
+        return uuid5(NAMESPACE_URL, f"arbiter/season-cosignatures/{season}")
+
+    @event("Started")
+    def __init__(self, season: str) -> None:
+        self.season = season
+        self.lines: dict[int, list[str]] = {}
+
+    @event("Cosigned")
+    def cosign(self, size: int, line: str) -> None:
+        self.lines[size] = [*self.lines.get(size, []), line]
+
+
 def cosigned(note: dict[str, Any]) -> str:
     """A note as served: the host's note, then its witnesses' cosignature lines (`notes` of
     the service's `cosigned_notes`); still a note every verifier reads, since a signature by

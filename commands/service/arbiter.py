@@ -6,6 +6,7 @@ import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
@@ -25,6 +26,7 @@ from domain.checkpoints import (
     MatchCheckpoints,
     MatchCosignatures,
     SeasonCheckpoints,
+    SeasonCosignatures,
     cosigned,
 )
 from domain.decider import HOST, Command
@@ -165,7 +167,7 @@ class Arbiter(UnitOfWork):
         """The season's audit bundle (audit.season_bundle): its log, the entries of its
         matches it rests on, and every signed checkpoint."""
         season = self.season(name)
-        notes = [n["note"] for n in self.season_checkpoints(name).notes]
+        notes = [cosigned(n) for n in self.cosigned_season_notes(name)]
         matches = {m: self.match(m) for m in season.matches}
         match_notes = {m: [n["note"] for n in self.checkpoints(m).notes] for m in matches}
         return export_season(season, notes, matches, match_notes, kind, host_key)
@@ -441,10 +443,17 @@ class Arbiter(UnitOfWork):
     def cosigned_notes(self, match_id: str) -> list[dict[str, Any]]:
         """The match's signed notes, oldest first, each with its witnesses' cosignature
         lines (`cosignatures`)."""
-        notes = self.checkpoints(match_id).notes
+        return self._with_lines(self.checkpoints(match_id).notes,
+                                MatchCosignatures.create_id(match_id))
+
+    def cosigned_season_notes(self, name: str) -> list[dict[str, Any]]:
+        """The season's signed notes, oldest first, with their cosignature lines."""
+        return self._with_lines(self.season_checkpoints(name).notes,
+                                SeasonCosignatures.create_id(name))
+
+    def _with_lines(self, notes: list[dict[str, Any]], kept_id: UUID) -> list[dict[str, Any]]:
         try:
-            lines: dict[int, list[str]] = self.repository.get(
-                MatchCosignatures.create_id(match_id)).lines
+            lines: dict[int, list[str]] = self.repository.get(kept_id).lines
         except AggregateNotFoundError:
             lines = {}
         return [{**n, "cosignatures": list(lines.get(n["size"], []))} for n in notes]
@@ -452,21 +461,33 @@ class Arbiter(UnitOfWork):
     def record_cosignature(self, match_id: str, size: int, line: str) -> None:
         """Keep a witness's cosignature line of the match's checkpoint of `size` entries
         (the caller checked it); one already kept is not kept twice."""
-        if not any(n["size"] == size for n in self.checkpoints(match_id).notes):
-            raise RuleViolation("no_checkpoint", f"{excerpt(match_id)} has no signed "
-                                f"checkpoint of {size} entries")
+        self._keep_line(self.checkpoints(match_id).notes, size, line, f"match {match_id}",
+                        MatchCosignatures.create_id(match_id),
+                        lambda: MatchCosignatures(match_id=match_id))
+
+    def record_season_cosignature(self, name: str, size: int, line: str) -> None:
+        """Keep a witness's cosignature line of the season's checkpoint of `size` entries."""
+        self._keep_line(self.season_checkpoints(name).notes, size, line, f"season {name}",
+                        SeasonCosignatures.create_id(name),
+                        lambda: SeasonCosignatures(season=name))
+
+    def _keep_line(self, notes: list[dict[str, Any]], size: int, line: str, name: str,
+                   kept_id: UUID, started: Callable[[], Any]) -> None:
+        if not any(n["size"] == size for n in notes):
+            raise RuleViolation("no_checkpoint", f"{excerpt(name)} has no signed checkpoint "
+                                f"of {size} entries")
 
         def attempt() -> None:
-            with self._writing(MatchCosignatures.create_id(match_id)) as cid:
+            with self._writing(kept_id) as cid:
                 try:
-                    kept: MatchCosignatures = self._load(cid, "no_cosignatures", match_id)
-                except RuleViolation:  # the first cosignature of this match
-                    kept = MatchCosignatures(match_id=match_id)
+                    kept = self._load(cid, "no_cosignatures", name)
+                except RuleViolation:  # the first cosignature of this log
+                    kept = started()
                 if line not in kept.lines.get(size, []):
                     kept.cosign(size=size, line=line)
                     self.save(kept)
 
-        self._retrying(attempt, f"cosignatures/{match_id}")
+        self._retrying(attempt, f"cosignatures/{name}")
 
     def _sign_checkpoint(self, match: Match, checkpoints: MatchCheckpoints,
                          round: int) -> None:

@@ -1,8 +1,8 @@
-"""`arbiter serve --witness URL VKEY`: each new checkpoint of each match submitted to the
-witnesses the host named (c2sp.org/tlog-witness add-checkpoint), their cosignatures kept
-beside the notes (domain.checkpoints) and served with them in every bundle.
+"""`arbiter serve --witness URL VKEY`: each new checkpoint of each match and each season
+submitted to the witnesses the host named (c2sp.org/tlog-witness add-checkpoint), their
+cosignatures kept beside the notes (domain.checkpoints) and served with them in every bundle.
 
-Per witness and match, the old size sent is the largest checkpoint that witness cosigned here;
+Per witness and log, the old size sent is the largest checkpoint that witness cosigned here;
 each checkpoint after it goes in order, with its consistency proof from that size. A witness
 that answers 409 with a size this log signed is taken at its word (it cosigned that one,
 through another path) and the next checkpoint is sent from there; any other refusal is logged
@@ -47,15 +47,39 @@ def _signs(line: str, key: VerifierKey) -> bool:
     return (signature.name, signature.key_id) == (key.name, key.key_id)
 
 
+@dataclass(frozen=True)
+class Log:
+    """One signed log, as the passes see it: its notes with their cosignatures, its Merkle
+    leaves (for the consistency proofs), and where a new cosignature is kept."""
+
+    name: str
+    notes: Callable[[], list[dict[str, Any]]]
+    leaves: Callable[[], list[bytes]]
+    keep: Callable[[int, str], None]
+
+
+def match_log(arbiter: Arbiter, match_id: str) -> Log:
+    return Log(f"match {match_id}", lambda: arbiter.cosigned_notes(match_id),
+               lambda: leaves(r["entry"] for r in arbiter.match(match_id).records),
+               lambda size, line: arbiter.record_cosignature(match_id, size, line))
+
+
+def season_log(arbiter: Arbiter, name: str) -> Log:
+    return Log(f"season {name}", lambda: arbiter.cosigned_season_notes(name),
+               lambda: leaves(r["entry"] for r in arbiter.season(name).records),
+               lambda size, line: arbiter.record_season_cosignature(name, size, line))
+
+
 class Cosigning:
-    """Brings every match's checkpoints to every witness; `run` is the worker's loop."""
+    """Brings every log's checkpoints to every witness; `run` is the worker's loop.
+    `logs` lists the logs now (the views' matches and seasons)."""
 
     def __init__(self, arbiter: Arbiter, witnesses: Iterable[WitnessEndpoint],
-                 matches: Callable[[], list[str]],
+                 logs: Callable[[], list[Log]],
                  post: Callable[..., httpx.Response] = httpx.post) -> None:
         self.arbiter = arbiter
         self.witnesses = list(witnesses)
-        self.matches = matches
+        self.logs = logs
         self.post = post
 
     def run(self, stop: threading.Event, interval: float) -> None:
@@ -66,21 +90,21 @@ class Cosigning:
                 log.exception("cosigning: a pass failed; trying again")
 
     def once(self) -> int:
-        """One pass over every match; how many cosignatures were kept."""
+        """One pass over every log; how many cosignatures were kept."""
         kept = 0
-        for match_id in self.matches():
-            notes = self.arbiter.cosigned_notes(match_id)
+        for log_ in self.logs():
+            notes = log_.notes()
             for witness in self.witnesses:
                 if any(not cosigned_by(n, witness.key) for n in notes):
-                    kept += self._bring(match_id, notes, witness)
+                    kept += self._bring(log_, notes, witness)
         return kept
 
-    def _bring(self, match_id: str, notes: list[dict[str, Any]], witness: WitnessEndpoint,
+    def _bring(self, log_: Log, notes: list[dict[str, Any]], witness: WitnessEndpoint,
                old: int | None = None) -> int:
         """Each checkpoint after `old` (by default the last the witness cosigned here)."""
         if old is None:
             old = max((n["size"] for n in notes if cosigned_by(n, witness.key)), default=0)
-        data = leaves(r["entry"] for r in self.arbiter.match(match_id).records)
+        data = log_.leaves()
         kept = 0
         for note in [n for n in notes if n["size"] > old]:
             proof = consistency_proof(old, data[:note["size"]]) if old else []
@@ -95,16 +119,16 @@ class Cosigning:
                 said = answer.text.strip()
                 if said.isdigit() and int(said) in {n["size"] for n in notes} and \
                         int(said) != old:
-                    return kept + self._bring(match_id, notes, witness, int(said))
+                    return kept + self._bring(log_, notes, witness, int(said))
             if answer.status_code != 200:
                 log.warning("cosigning: witness %s refused %s at size %d: %d %s", witness.url,
-                            match_id, note["size"], answer.status_code, answer.text.strip())
+                            log_.name, note["size"], answer.status_code, answer.text.strip())
                 return kept
-            kept += self._keep(match_id, note, witness, answer.text)
+            kept += self._keep(log_, note, witness, answer.text)
             old = note["size"]
         return kept
 
-    def _keep(self, match_id: str, note: dict[str, Any], witness: WitnessEndpoint,
+    def _keep(self, log_: Log, note: dict[str, Any], witness: WitnessEndpoint,
               answer: str) -> int:
         """The answer's lines that are this witness's valid cosignatures of the note."""
         lines = [line + "\n" for line in answer.splitlines() if line]
@@ -117,5 +141,5 @@ class Cosigning:
                         witness.url, error)
             return 0
         for line in good:
-            self.arbiter.record_cosignature(match_id, note["size"], line)
+            log_.keep(note["size"], line)
         return len(good)

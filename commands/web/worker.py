@@ -14,7 +14,7 @@ from typing import Any
 from audit.keys import Signer
 from audit.notes import COSIGNATURE_V1, NoteError, VerifierKey, parse_verifier_key
 from commands.service.arbiter import Arbiter
-from commands.service.cosigning import Cosigning, WitnessEndpoint
+from commands.service.cosigning import Cosigning, Log, WitnessEndpoint, match_log, season_log
 from commands.service.deadlines import Deadlines
 from commands.service.keys import signer_from
 from commands.service.outcomes import Outcome
@@ -118,8 +118,7 @@ class Service:
             lambda: self.deadlines.run(self._stop, self.settings.interval),
         ]
         if self.settings.witnesses:
-            cosigning = Cosigning(self.arbiter, self.settings.witnesses,
-                                  lambda: [m["match"] for m in self.views.matches()])
+            cosigning = Cosigning(self.arbiter, self.settings.witnesses, self.signed_logs)
             loops.append(lambda: cosigning.run(self._stop, self.settings.witness_interval))
         if self.settings.projections:
             loops.append(lambda: runner.run(env, self._stop, self._wake,
@@ -128,6 +127,11 @@ class Service:
         for thread in self._threads:
             thread.start()
         return self
+
+    def signed_logs(self) -> list[Log]:
+        """Every match and season the views hold, for the witnesses' passes."""
+        return [*(match_log(self.arbiter, m["match"]) for m in self.views.matches()),
+                *(season_log(self.arbiter, s) for s in self.views.seasons())]
 
     def recorded(self) -> None:
         """A command was recorded: the SQLite projection looks now, not at its next poll."""

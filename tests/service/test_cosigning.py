@@ -95,7 +95,12 @@ def test_serve_brings_every_checkpoint_to_its_witnesses_and_serves_their_cosigna
                     all(cosigned_by(n, ahead.endpoint.key) for n in kept[3:])
 
             eventually(all_cosigned, timeout=30)
+            season = load(SEED).season
+            eventually(lambda: all(cosigned_by(n, fresh.endpoint.key) for n in
+                                   server.service.arbiter.cosigned_season_notes(season)),
+                       timeout=30)
             bundle = server.client().get(f"/matches/{match}/bundle").content
+            season_bundle = server.client().get(f"/seasons/{season}/bundle").content
     finally:
         for w in (fresh, ahead, refusing):
             w.close()
@@ -115,6 +120,13 @@ def test_serve_brings_every_checkpoint_to_its_witnesses_and_serves_their_cosigna
     three = runner.invoke(cli, ["verify", str(path), "--key", str(HOST), "--witnesses",
                                 str(listed), "--quorum", "3", "--json"])
     assert three.exit_code == 1 and json.loads(three.stdout)["code"] == "quorum_not_met"
+    # The season's checkpoints too: its bundle carries w1's cosignatures.
+    seasoned = tmp_path / "season.jsonl"
+    seasoned.write_bytes(season_bundle)
+    one = runner.invoke(cli, ["verify", str(seasoned), "--key", str(HOST), "--witnesses",
+                              str(listed), "--quorum", "1", "--json"])
+    assert one.exit_code == 0, one.output
+    assert "witness.example/w1" in json.loads(one.stdout)["cosigned_by"]
 
 
 def _body(url: str, match: str, old: int, note: dict[str, Any]) -> bytes:
