@@ -51,10 +51,13 @@ def cosigned_rounds(svc: Service, match_id: str) -> list[dict[str, Any]]:
     players = [p for p in match.players if p != HOST]
     names = {witness_name(match.season, p): p for p in players if p in keys}
     rows = []
+    later: set[str] = set()  # who cosigned a later round: that vouches for this one too
     for note in reversed(svc.arbiter.cosigned_notes(match_id)):
         signed_by = {line[2:].split(" ")[0] for line in note.get("cosignatures", [])}
+        cosigners = {names[n] for n in signed_by if n in names}
         rows.append({"round": note["round"], "size": note["size"],
-                     "players": sorted(names[n] for n in signed_by if n in names),
-                     "of": len(players),
+                     "players": sorted(cosigners), "of": len(players),
+                     "later": len(later - cosigners),
                      "others": sorted(n for n in signed_by if n not in names)})
+        later |= cosigners
     return rows
