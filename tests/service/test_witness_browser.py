@@ -82,6 +82,9 @@ def test_every_players_browser_cosigns_an_honest_match(browser, served, tmp_path
     last = "The opening" if note["round"] == 0 else f"Round {note['round']}"
     assert f"{last} ({note['size']} entries): signed by the host, cosigned by 11 of 11 " \
         "players" in rounds
+    first = served.service.arbiter.checkpoints(FILE.match).notes[0]
+    assert f"The opening ({first['size']} entries): signed by the host, cosigned by 0 of 11 " \
+        "players; 11 more vouched for it by cosigning a later round." in rounds
 
     # Offline: the bundle carries the cosignatures, the season's log the keys.
     bundle = tmp_path / "bundle.jsonl"
