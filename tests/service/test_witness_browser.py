@@ -106,10 +106,27 @@ def test_every_players_browser_cosigns_an_honest_match(browser, served, tmp_path
     assert sorted(json.loads(from_season.stdout)["cosigned_by"]) == \
         sorted(witness_name(FILE.season, p) for p in FILE.players)
 
-    # A second visit cosigns nothing twice.
+    # A second visit cosigns nothing twice; it cosigns the season's checkpoints since.
     again = as_player(browser, served, FILE.players[0])
     assert again.get_attribute("data-state") == "cosigned"
     assert len(newest(served)["cosignatures"]) == 11
+    season_notes = served.service.arbiter.cosigned_season_notes(FILE.season)
+    named = {line.split(" ")[1] for line in season_notes[-1]["cosignatures"]}
+    # The newest season checkpoint is the last registration's: its player and alice, back.
+    assert named == {witness_name(FILE.season, p) for p in (FILE.players[0], FILE.players[-1])}
+    vouched = {line.split(" ")[1] for n in season_notes for line in n["cosignatures"]}
+    assert vouched == {witness_name(FILE.season, p) for p in FILE.players}
+    browser.get(f"{served.url}/s/{FILE.season}")
+    listed_rounds = browser.find_element(By.CSS_SELECTOR, ".cosigned").text
+    assert f"The checkpoint of {season_notes[-1]['size']} entries: signed by the host, " \
+        f"cosigned by 2 of {len(season.players)} players ({FILE.players[0]}, " \
+        f"{FILE.players[-1]})" in listed_rounds
+    season_bundle = tmp_path / "season-now.jsonl"
+    season_bundle.write_bytes(served.client().get(f"/seasons/{FILE.season}/bundle").content)
+    both = CliRunner(env={"ARBITER_KNOWN_KEYS": str(tmp_path / "known3")}).invoke(
+        cli, ["verify", str(season_bundle), "--key", SIGNER.verifier_key(), "--witnesses",
+              str(season_bundle), "--quorum", "1", "--json"])
+    assert both.exit_code == 0, both.output
 
 
 def test_a_players_browser_catches_a_forked_log_and_cosigns_nothing(browser, served):  # noqa: F811 (the fixture)

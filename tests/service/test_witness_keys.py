@@ -107,6 +107,7 @@ def test_the_page_calls_refuse_what_is_not_the_players_own(client):
     other = key_of(FILE.season, "bob").cosign(parse_note(note["note"]).text, 1_790_000_000)
     for bad, code, status in (
             ({**body, "size": 3}, "no_checkpoint", 404),
+            ({**body, "log": "season"}, "no_checkpoint", 404),  # no season note of that size
             ({**body, "line": other}, "bad_cosignature", 422),  # another key's line
             ({**body, "line": line + line}, "bad_cosignature", 422),
             ({**body, "line": keys.generate("h").sign_note("x\n")}, "bad_cosignature", 422)):

@@ -22,15 +22,17 @@ from domain.season import witness_name
 PUBLISHED_VARIABLE = "ARBITER_KEY_PUBLISHED_AT"
 
 
-def browser_check(svc: Service, bundle: str, match_id: str | None = None) -> dict[str, Any]:
+def browser_check(svc: Service, bundle: str, match_id: str | None = None,
+                  season: str | None = None) -> dict[str, Any]:
     """The context of the check: `bundle` is the public bundle's path on this server; a
-    match's page also lists who cosigned each of its checkpoints."""
+    match's page and a season's also list who cosigned each of its checkpoints."""
     signer = svc.arbiter.signer
     published = os.environ.get(PUBLISHED_VARIABLE, "").strip()
     return {"bundle": bundle, "key": signer.verifier_key() if signer else None,
             "published": published or None,
             "published_link": published.startswith(("https://", "http://")),
-            "rounds": cosigned_rounds(svc, match_id) if match_id else []}
+            "rounds": cosigned_rounds(svc, match_id) if match_id else
+            season_rounds(svc, season) if season else []}
 
 
 def witness_context(svc: Service, match_id: str, player: str, csrf: str) -> dict[str, Any]:
@@ -40,6 +42,7 @@ def witness_context(svc: Service, match_id: str, player: str, csrf: str) -> dict
     return {"season": season, "player": player, "name": witness_name(season, player),
             "registered": svc.arbiter.season(season).witnesses.get(player), "csrf": csrf,
             "bundle": f"/matches/{quote(match_id)}/bundle", "match": match_id,
+            "season_bundle": f"/seasons/{quote(season)}/bundle",
             "key": signer.verifier_key() if signer else None}
 
 
@@ -47,15 +50,27 @@ def cosigned_rounds(svc: Service, match_id: str) -> list[dict[str, Any]]:
     """Each signed checkpoint, newest first: the round it closes, and which of the match's
     players' browsers and which other witnesses cosigned it."""
     match = svc.arbiter.match(match_id)
-    keys = svc.arbiter.season(match.season).witnesses
-    players = [p for p in match.players if p != HOST]
-    names = {witness_name(match.season, p): p for p in players if p in keys}
+    return rows_of(svc, match.season, [p for p in match.players if p != HOST],
+                   svc.arbiter.cosigned_notes(match_id))
+
+
+def season_rounds(svc: Service, season: str) -> list[dict[str, Any]]:
+    """The same for a season's checkpoints (one after each change of the season), of its
+    players."""
+    return rows_of(svc, season, svc.arbiter.season(season).players,
+                   svc.arbiter.cosigned_season_notes(season))
+
+
+def rows_of(svc: Service, season: str, players: list[str],
+            notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    keys = svc.arbiter.season(season).witnesses
+    names = {witness_name(season, p): p for p in players if p in keys}
     rows = []
     later: set[str] = set()  # who cosigned a later round: that vouches for this one too
-    for note in reversed(svc.arbiter.cosigned_notes(match_id)):
+    for note in reversed(notes):
         signed_by = {line[2:].split(" ")[0] for line in note.get("cosignatures", [])}
         cosigners = {names[n] for n in signed_by if n in names}
-        rows.append({"round": note["round"], "size": note["size"],
+        rows.append({"round": note.get("round"), "size": note["size"],
                      "players": sorted(cosigners), "of": len(players),
                      "later": len(later - cosigners),
                      "others": sorted(n for n in signed_by if n not in names)})

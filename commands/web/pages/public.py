@@ -90,7 +90,8 @@ def season_page(season: SeasonId, svc: Svc) -> HTMLResponse:
     return page("season.html", season=season, standings=standings, matches=matches,
                 winners={m["match"]: story.winners(m["results"]) for m in matches},
                 ecs=caused(history, "ec"), death_match=caused(history, "dm_entrant"),
-                browser_check=browser_check(svc, f"/seasons/{quote(season)}/bundle"))
+                browser_check=browser_check(svc, f"/seasons/{quote(season)}/bundle",
+                                            season=season))
 
 
 def caused(history: list[dict[str, Any]], asset: str) -> list[dict[str, Any]]:

@@ -7,7 +7,7 @@ browsers as witnesses"."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -37,6 +37,7 @@ class Cosignature(BaseModel):
     csrf: Annotated[str, Field(max_length=100)]
     size: Annotated[int, Field(ge=1, le=2**53 - 1)]
     line: Annotated[str, Field(max_length=300)]
+    log: Literal["match", "season"] = "match"  # the match's log, or its season's
 
 
 def _player(svc: Service, request: Request, match_id: str, csrf: str) -> str:
@@ -79,12 +80,14 @@ def cosign(match_id: MatchId, body: Cosignature, request: Request,
 
 def cosigned(svc: Service, request: Request, match_id: str, body: Cosignature) -> dict[str, Any]:
     player = _player(svc, request, match_id, body.csrf)
-    key = svc.arbiter.season(svc.arbiter.match(match_id).season).witnesses.get(player)
+    season = svc.arbiter.match(match_id).season
+    key = svc.arbiter.season(season).witnesses.get(player)
     if key is None:
         raise ApiError(409, "no_witness_key", "this player has no witness key in the season's "
                        "log yet: reload the page to register this browser")
-    note = next((n for n in svc.arbiter.cosigned_notes(match_id) if n["size"] == body.size),
-                None)
+    notes = svc.arbiter.cosigned_notes(match_id) if body.log == "match" else \
+        svc.arbiter.cosigned_season_notes(season)
+    note = next((n for n in notes if n["size"] == body.size), None)
     if note is None:
         raise ApiError(404, "no_checkpoint", f"no signed checkpoint of {body.size} entries")
     try:
@@ -95,5 +98,8 @@ def cosigned(svc: Service, request: Request, match_id: str, body: Cosignature) -
     if not held:
         raise ApiError(422, "bad_cosignature", "the line is not this player's witness key's "
                        "cosignature (cosignature/v1) of that checkpoint")
-    svc.arbiter.record_cosignature(match_id, body.size, body.line)
-    return {"cosigned": body.size, "player": player}
+    if body.log == "match":
+        svc.arbiter.record_cosignature(match_id, body.size, body.line)
+    else:
+        svc.arbiter.record_season_cosignature(season, body.size, body.line)
+    return {"cosigned": body.size, "log": body.log, "player": player}

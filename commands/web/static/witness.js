@@ -6,7 +6,8 @@
  *     each entry under a signed checkpoint (an alarm with the receipt and the note if not);
  *  3. cosigns the newest checkpoint (c2sp.org/tlog-cosignature, cosignature/v1) with an Ed25519
  *     key made here by WebCrypto, not extractable, kept in IndexedDB, and registered once for
- *     this player in the season's log.
+ *     this player in the season's log; then checks the season's log the same way and cosigns
+ *     its newest checkpoint too.
  * The section's data-state says where it ended: cosigned, checked, alarm or failed. */
 (function () {
   "use strict";
@@ -141,6 +142,45 @@
     return true;
   }
 
+  /* One log checked against what this browser saw of it before: {result, bytes, before}. */
+  async function checkLog(url, hostKey) {
+    const response = await fetch(url, { cache: "no-store" });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    let origin = null;
+    try {
+      origin = JSON.parse(new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(10)))).header.origin;
+    } catch (e) { /* the verifier says what is wrong */ }
+    const seen = origin ? load(SEEN + origin, null) : null;
+    const before = seen && { ...seen, root: A.unb64(seen.root) };
+    const result = await A.verifyBundle(bytes, { key: hostKey, seen: before });
+    if (result.ok) {
+      const newest = result.checkpoints[result.checkpoints.length - 1];
+      if (newest && (!seen || seen.size < newest.size)) {
+        store(SEEN + result.origin, { origin: result.origin, key: result.key.text, size: newest.size,
+          root: A.b64(newest.root), note: newest.note });
+      }
+    }
+    return { result, bytes, before };
+  }
+
+  function refused(out, what, checked) {
+    const { result, bytes, before } = checked;
+    const forked = before && ["inconsistent_checkpoints", "rolled_back", "key_changed"].includes(result.code);
+    const notes = [];
+    if (forked) {
+      notes.push(["The checkpoint this browser checked before:", before.note]);
+      const now = new TextDecoder().decode(bytes).split("\n").flatMap((line) => {
+        try { const v = JSON.parse(line); return v.checkpoint ? [v.checkpoint.note] : []; } catch (e) { return []; }
+      });
+      notes.push(["The newest checkpoint the host shows now:", now[now.length - 1] || "(none)"]);
+    }
+    alarm(out, (forked ? "The host is showing your browser another history of " + what + " than " +
+      "the one it checked before: nothing was cosigned. Take both signed notes to the host and the " +
+      "other players. " : "The log of " + what + " does not check out, so nothing was cosigned. ") +
+      "(" + result.code + (result.seq !== null ? " at entry " + result.seq : "") + ": " +
+      result.detail + ")", notes);
+  }
+
   async function visit(section) {
     const d = section.dataset;
     const out = section.querySelector(".witness-result");
@@ -150,51 +190,43 @@
         "the page must be served over https)."));
       return done("failed");
     }
-    const response = await fetch(d.bundle, { cache: "no-store" });
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    let origin = null;
-    try {
-      origin = JSON.parse(new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(10)))).header.origin;
-    } catch (e) { /* the verifier says what is wrong */ }
-    const seen = origin ? load(SEEN + origin, null) : null;
-    const before = seen && { ...seen, root: A.unb64(seen.root) };
-    const result = await A.verifyBundle(bytes, { key: d.key, seen: before });
+    const match = await checkLog(d.bundle, d.key);
+    const result = match.result;
     out.replaceChildren();
     if (!result.ok) {
-      const forked = before && ["inconsistent_checkpoints", "rolled_back", "key_changed"].includes(result.code);
-      const notes = [];
-      if (forked) {
-        notes.push(["The checkpoint this browser checked before:", before.note]);
-        const now = new TextDecoder().decode(bytes).split("\n").flatMap((line) => {
-          try { const v = JSON.parse(line); return v.checkpoint ? [v.checkpoint.note] : []; } catch (e) { return []; }
-        });
-        notes.push(["The newest checkpoint the host shows now:", now[now.length - 1] || "(none)"]);
-      }
-      alarm(out, (forked ? "The host is showing your browser another history than the one it " +
-        "checked before: nothing was cosigned. Take both signed notes to the host and the other players. "
-        : "The log does not check out, so nothing was cosigned. ") + "(" + result.code +
-        (result.seq !== null ? " at entry " + result.seq : "") + ": " + result.detail + ")", notes);
+      refused(out, "this match", match);
       section.dataset.code = result.code;
       return done("alarm");
     }
     const newest = result.checkpoints[result.checkpoints.length - 1];
-    if (newest && (!seen || seen.size < newest.size)) {
-      store(SEEN + result.origin, { origin: result.origin, key: result.key.text, size: newest.size,
-        root: A.b64(newest.root), note: newest.note });
-    }
     out.append(element("p", "Your browser checked the log: " + result.entries + " entries, " +
       result.checkpoints.length + " signed checkpoints, each extending the one before."));
     if (!checkReceipts(section, result, out)) return done("alarm");
     if (!newest) return done("checked");
+    let key;
     try {
-      return done(await cosign(d, out, result.origin, newest));
+      key = await witnessKey(d, out);
+      if (!key) return done("checked");
+      await cosign(d, out, key, "match", result.origin, newest);
     } catch (error) {  // no Ed25519 signing or no IndexedDB here: the checks above still stand
       out.append(element("p", "This browser cannot cosign for you: " + error.message + "."));
       return done("checked");
     }
+    // The season's log too: its checkpoints pin the standings and every match's latest.
+    const season = await checkLog(d.seasonBundle, d.key);
+    if (!season.result.ok) {
+      refused(out, "the season", season);
+      section.dataset.code = season.result.code;
+      return done("alarm");
+    }
+    const last = season.result.checkpoints[season.result.checkpoints.length - 1];
+    if (last) await cosign(d, out, key, "season", season.result.origin, last);
+    return done("cosigned");
   }
 
-  async function cosign(d, out, origin, newest) {
+  /* This player's witness key in this browser, registered in the season's log the first
+   * time; null (said on the page) when another browser of theirs is their witness. */
+  async function witnessKey(d, out) {
     const id = d.season + "\n" + d.player;
     let key = await stored(id);
     if (!d.registered) {
@@ -203,30 +235,34 @@
       if (!registered.ok) {
         out.append(element("p", "This browser could not become your witness: " +
           (registered.answer.message || registered.status) + "."));
-        return "checked";
+        return null;
       }
       d.registered = key.vkey;
     }
     if (!key || key.vkey !== d.registered) {
       out.append(element("p", "Another browser of yours is your witness for this season: it " +
         "cosigns when you open your page there."));
-      return "checked";
+      return null;
     }
+    return key;
+  }
+
+  async function cosign(d, out, key, log, origin, newest) {
+    const what = log === "match" ? "the newest round" : "the season's newest checkpoint";
     const cosignedKey = COSIGNED + origin + "\n" + d.player;
     if (load(cosignedKey, 0) >= newest.size) {
-      out.append(element("p", "Your browser cosigned the newest round already."));
-      return "cosigned";
+      out.append(element("p", "Your browser cosigned " + what + " already."));
+      return;
     }
     const line = await cosignature(key, d.name, newest.note);
-    const sent = await post(d.cosign, { csrf: d.csrf, size: newest.size, line });
+    const sent = await post(d.cosign, { csrf: d.csrf, size: newest.size, line, log });
     if (!sent.ok) {
-      out.append(element("p", "Your cosignature was not taken: " + (sent.answer.message || sent.status) + "."));
-      return "checked";
+      throw new Error("your cosignature of " + what + " was not taken: " +
+        (sent.answer.message || sent.status));
     }
     store(cosignedKey, newest.size);
-    out.append(element("p", "Your browser cosigned the newest round (" + newest.size +
+    out.append(element("p", "Your browser cosigned " + what + " (" + newest.size +
       " entries) as your witness."));
-    return "cosigned";
   }
 
   for (const section of document.querySelectorAll(".browser-witness")) {
