@@ -14,6 +14,7 @@ from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from click.testing import CliRunner
 from selenium.webdriver.common.by import By
@@ -150,7 +151,7 @@ def test_a_players_browser_catches_a_forked_log_and_cosigns_nothing(browser, ser
     assert len(newest(served).get("cosignatures", [])) == before
 
 
-def test_a_receipt_the_log_no_longer_holds_is_an_alarm_with_the_proof(browser, served):  # noqa: F811 (the fixture)
+def test_a_receipt_the_log_no_longer_holds_is_an_alarm_with_the_proof(browser, served, tmp_path):  # noqa: F811 (the fixture)
     player = FILE.players[2]
     browser.get(served.url)
     browser.execute_script("localStorage.clear()")
@@ -168,3 +169,18 @@ def test_a_receipt_the_log_no_longer_holds_is_an_alarm_with_the_proof(browser, s
     assert section.get_attribute("data-state") == "alarm"
     assert f"Your submission #{seq}" in said and forged in said
     assert newest(served)["note"].strip() in said
+    # The proof shown is a c2sp.org/tlog-proof of what the log holds at that entry: the
+    # player's real receipt (which the log does hold here) verifies against it offline.
+    proof = next(p.text for p in section.find_elements(By.TAG_NAME, "pre")
+                 if p.text.startswith("c2sp.org/tlog-proof@v1"))
+    (tmp_path / "proof.txt").write_text(proof + "\n")
+    token = Tokens(served.service.arbiter).issue(FILE.match, player)
+    with httpx.Client(base_url=served.url) as reader:
+        reader.post(f"/m/{FILE.match}/session", data={"token": token})
+        receipt = reader.get(f"/m/{FILE.match}/me/receipts/{seq}")
+    assert receipt.status_code == 200, receipt.text
+    (tmp_path / "receipt.json").write_bytes(receipt.content)
+    checked = CliRunner().invoke(cli, ["receipt", "verify", str(tmp_path / "receipt.json"),
+                                       "--proof", str(tmp_path / "proof.txt"),
+                                       "--key", SIGNER.verifier_key()])
+    assert checked.exit_code == 0, checked.output

@@ -240,10 +240,11 @@
 
   /* The root of a log fed one leaf at a time: one subtree root per set bit of the size. */
   class TreeBuilder {
-    constructor() { this.size = 0; this.stack = []; }
+    constructor() { this.size = 0; this.stack = []; this.leaves = null; }
 
     async append(data) {
       let h = await leafHash(data);
+      if (this.leaves) this.leaves.push(h);
       let n = this.size;
       while (n & 1) { h = await nodeHash(this.stack.pop(), h); n = Math.floor(n / 2); }
       this.stack.push(h);
@@ -256,6 +257,28 @@
       for (let i = this.stack.length - 2; i >= 0; i--) h = await nodeHash(this.stack[i], h);
       return h;
     }
+  }
+
+  /* RFC 9162 PATH(index, D[n]) over leaf hashes: the siblings from the leaf up to the root. */
+  async function inclusionProof(index, leafHashes) {
+    const mth = async (lo, hi) => {
+      if (hi - lo === 1) return leafHashes[lo];
+      const k = largestPowerOfTwoBelow(hi - lo);
+      return nodeHash(await mth(lo, lo + k), await mth(lo + k, hi));
+    };
+    const path = [];
+    let lo = 0, hi = leafHashes.length;
+    while (hi - lo > 1) {
+      const mid = lo + largestPowerOfTwoBelow(hi - lo);
+      if (index < mid) { path.push(await mth(mid, hi)); hi = mid; } else { path.push(await mth(lo, mid)); lo = mid; }
+    }
+    return path.reverse();
+  }
+
+  function largestPowerOfTwoBelow(n) {
+    let k = 1;
+    while (k * 2 < n) k *= 2;
+    return k;
   }
 
   function bitLength(n) {
@@ -605,6 +628,7 @@
       this.round = 0;
       this.closed = -1;
       this.tree = new TreeBuilder();
+      this.tree.leaves = [];  // every leaf hash, for the proofs a player's page shows
       this.hashes = [];  // every entry's hash, for the receipts a player's page checks
       this.sealOpened = null;
       this.contributions = {};
@@ -626,7 +650,8 @@
       }
       const h = this.header;
       return { ok: true, kind: "match", id: h.match, origin: h.origin, key: this.keys[0] || null,
-        entries: this.size, hashes: this.hashes, checkpoints: this.checkpoints, ended: this.ended,
+        entries: this.size, hashes: this.hashes, leaves: this.tree.leaves,
+        checkpoints: this.checkpoints, ended: this.ended,
         results: this.results, unsigned: h.unsigned === true, title: "match " + h.match + " (" +
         h.game + ", " + h.players.length + " players)" };
     }
@@ -1285,6 +1310,7 @@
 
   global.ArbiterAudit = {
     verifyBundle, parseVerifierKey, parseNote, parseCheckpoint, noteSigners, verifyConsistency,
-    verifyInclusion, leafHash, sha256, hex, b64, unb64, canonical, entryBytes, RULES_CODES,
+    verifyInclusion, inclusionProof, leafHash, sha256, hex, b64, unb64, canonical, entryBytes,
+    RULES_CODES,
   };
 })(window);

@@ -106,7 +106,17 @@
     }
   }
 
-  function checkReceipts(section, result, out) {
+  /* c2sp.org/tlog-proof of the entry the log holds at `seq`, under the signed `note`:
+   * `arbiter receipt verify RECEIPT --proof FILE --key VKEY` then shows the receipt's entry is
+   * not the one the host signed there. */
+  async function proofText(result, seq, note) {
+    const size = A.parseCheckpoint(A.parseNote(note).text).size;
+    const path = await A.inclusionProof(seq - 1, result.leaves.slice(0, size));
+    return "c2sp.org/tlog-proof@v1\nindex " + (seq - 1) + "\n" +
+      path.map((h) => A.b64(h) + "\n").join("") + "\n" + note;
+  }
+
+  async function checkReceipts(section, result, out) {
     const d = section.dataset;
     const memory = RECEIPTS + d.match + "\n" + d.player;
     const kept = load(memory, {});
@@ -125,11 +135,16 @@
     }
     if (lost.length) {
       for (const r of lost) {
+        const held = result.hashes[r.seq - 1];
         alarm(out, "Your submission #" + r.seq + " (" + (r.command || "a command") + ", round " +
           r.round + ") is not in the log the host signed: your receipt says its hash is " + r.hash +
-          ", the log now holds " + (result.hashes[r.seq - 1] || "no entry") + " there. Take your " +
-          "receipt (the download link above) and this signed note to the host and the other players.",
-          [["The newest checkpoint the host signed:", newest.note]]);
+          ", the log now holds " + (held || "no entry") + " there. Take your receipt (the " +
+          "download link above) and the proof below to the host and the other players: " +
+          "arbiter receipt verify receipt-" + r.seq + ".json --proof proof.txt --key " + d.key +
+          " shows the host signed another entry in its place.",
+          held ? [["The proof (proof.txt): the entry the log holds there, under the host's newest " +
+            "signed checkpoint:", await proofText(result, r.seq, newest.note)]]
+            : [["The newest checkpoint the host signed:", newest.note]]);
       }
       return false;
     }
@@ -201,7 +216,7 @@
     const newest = result.checkpoints[result.checkpoints.length - 1];
     out.append(element("p", "Your browser checked the log: " + result.entries + " entries, " +
       result.checkpoints.length + " signed checkpoints, each extending the one before."));
-    if (!checkReceipts(section, result, out)) return done("alarm");
+    if (!(await checkReceipts(section, result, out))) return done("alarm");
     if (!newest) return done("checked");
     let key;
     try {
