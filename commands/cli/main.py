@@ -32,6 +32,7 @@ MODULES = {
     "commands.cli.season": ("season",),
     "commands.cli.announce": ("announce",),
     "commands.cli.discord": ("discord",),
+    "commands.cli.witness": ("witness",),
 }
 
 

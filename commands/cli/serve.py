@@ -36,9 +36,13 @@ def register(cli: click.Group) -> None:
               help="Seconds between deadline checks.")
 @click.option("--no-projections", is_flag=True,
               help="Leave the view tables to `arbiter projections run` elsewhere.")
+@click.option("--witness", "witnesses", multiple=True, nargs=2, metavar="URL VKEY",
+              help="A witness to submit each new checkpoint to (c2sp.org/tlog-witness) and "
+                   "its cosignature key; repeat for more (env ARBITER_WITNESSES: 'URL VKEY' "
+                   "pairs, comma-separated).")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, workers: int, interval: float,
-          no_projections: bool) -> None:
+          no_projections: bool, witnesses: tuple[tuple[str, str], ...]) -> None:
     """Serve the pages (docs/pages.md) and the HTTP API (OpenAPI at /docs, /openapi.json)
     with uvicorn: players submit for themselves, everyone reads live views, deadlines close
     rounds (docs/service.md)."""
@@ -50,6 +54,8 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, interval: floa
         PROJECTIONS_VARIABLE,
         PROXIES_VARIABLE,
         PUBLIC_URL_VARIABLE,
+        WITNESSES_VARIABLE,
+        witness_key,
     )
 
     url = database_url(db_of(ctx))
@@ -61,6 +67,10 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, interval: floa
     reached = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     os.environ.setdefault(PUBLIC_URL_VARIABLE, f"http://{reached}:{port}")
     os.environ[PROJECTIONS_VARIABLE] = "0" if no_projections or beside else "1"
+    if witnesses:
+        for _, vkey in witnesses:
+            witness_key(vkey)  # refused here, in words, not in each worker
+        os.environ[WITNESSES_VARIABLE] = ",".join(f"{url} {vkey}" for url, vkey in witnesses)
     prepare(url)
     log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)  # and the service's own lines
     log_config["loggers"]["arbiter"] = {"handlers": ["default"], "level": "INFO"}

@@ -31,8 +31,15 @@ def register(cli: click.Group) -> None:
 @click.command("verify", short_help="Verify an audit bundle or a tiled log.")
 @click.argument("file", metavar="FILE|TILES")
 @vkey_option
+@click.option("--witnesses", "witnesses_file", type=in_file, default=None,
+              help="A file of witnesses' verifier keys (type 0x04), one a line, or a season "
+                   "bundle: the keys its players' browsers registered.")
+@click.option("--quorum", type=click.IntRange(1), default=None,
+              help="How many of them must have cosigned the newest checkpoint "
+                   "(default: all, with --witnesses).")
 @json_option
-def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
+def verify_command(file: str, vkey: str | None, witnesses_file: str | None,
+                   quorum: int | None, as_json: bool) -> None:
     """Verify an audit bundle (a match's or a season's) offline, with no store and no network:
     exit 0 with a report, or 1 naming the first failure (docs/audit.md lists the codes).
 
@@ -43,9 +50,17 @@ def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
     As a witness would, it remembers each origin it verified: the key that signed it (the
     first time, --key or the key the bundle names) and its largest checkpoint. A later bundle
     of that origin signed by another key, or rolled back to an older checkpoint, fails
-    (the file: $ARBITER_KNOWN_KEYS, else ~/.config/arbiter/known_origins)."""
-    from audit import witness
+    (the file: $ARBITER_KNOWN_KEYS, else ~/.config/arbiter/known_origins).
+
+    With --witnesses, every cosignature by a listed witness must hold and --quorum of them
+    must have cosigned the newest checkpoint (c2sp.org/tlog-cosignature), else
+    `quorum_not_met` (docs/audit.md, "Witnesses")."""
+    from audit import cosign, witness
     from audit.any_bundle import verify_any
+
+    if quorum is not None and witnesses_file is None:
+        raise click.UsageError("--quorum needs --witnesses FILE")
+    listed = witnesses_of(witnesses_file) if witnesses_file else None
 
     path = witness.known_origins_file()
     known = witness.load(path)
@@ -78,14 +93,23 @@ def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
             return verify_any(stream, pinned, progress=progress_bar(stack), seen=seen)
 
     audit = judged(check, as_json)
+    cosigned = judged(lambda: cosign.check_quorum(
+        newest_notes(audit), listed, quorum or len(listed)), as_json) if listed else None
     signed = signed_checkpoint(audit)
     if origin and signed is not None:
         witness.save(path, witness.remembered(known, origin, str(audit.signer), *signed))
         audit.key_source = how
     data = verified_data(audit)
     data["key_source"] = source if signed is not None else None
+    witnessed: list[tuple[str, str]] = []
+    if cosigned is not None:
+        data["cosigned_by"] = list(cosigned.cosigned_by)
+        data["witnesses"], data["quorum"] = cosigned.witnesses, cosigned.quorum
+        witnessed.append(("witnesses", f"the newest checkpoint is cosigned by "
+                         f"{len(cosigned.cosigned_by)} of the {cosigned.witnesses} listed "
+                         f"({', '.join(cosigned.cosigned_by)}); {cosigned.quorum} required"))
     render.show(data, as_json, lambda: [
-        title_words(audit), render.pairs(findings_words(audit, data)),
+        title_words(audit), render.pairs(findings_words(audit, data) + witnessed),
         *([standings_words(data["standings"])] if "standings" in data else []),
         "verified"])
 
@@ -151,6 +175,37 @@ def header_claims(file: str) -> tuple[str | None, str | None]:
     except (ValueError, KeyError, TypeError, AttributeError):
         return None, None
     return (origin if isinstance(origin, str) else None), (key if isinstance(key, str) else None)
+
+
+def witnesses_of(path: str) -> list[Any]:
+    """The witness keys a file names: one vkey a line, or a season bundle, verified first,
+    whose players registered their browsers' keys in it."""
+    from audit import cosign
+    from audit.any_bundle import verify_any
+    from audit.season_verify import SeasonAudit
+
+    text = Path(path).read_text(encoding="utf-8")
+    if not text.startswith('{"header":'):
+        return cosign.read_witnesses(text, path)
+    with open(path, "rb") as stream:
+        audit = verify_any(stream)
+    if not isinstance(audit, SeasonAudit):
+        raise AuditError("invalid_input", f"{path} is a match's bundle: give a season's, or a "
+                         "file of witness keys")
+    keys = "".join(f"{key}\n" for key in audit.rebuilt.witnesses.values())
+    if not keys:
+        raise AuditError("invalid_input", f"no player of season {audit.header.season} "
+                         "registered a witness key")
+    return cosign.read_witnesses(keys, path)
+
+
+def newest_notes(audit: Any) -> list[str]:
+    """A verified bundle's checkpoint notes, as held (a season's: its newest only)."""
+    from audit.season_verify import SeasonAudit
+
+    if isinstance(audit, SeasonAudit):
+        return [audit.signed_note] if audit.signed_note is not None else []
+    return [c.note for c in audit.checkpoints]
 
 
 def signed_checkpoint(audit: Any) -> tuple[int, bytes] | None:

@@ -24,6 +24,7 @@ from commands.web.pages import host_season as host_season_pages
 from commands.web.pages import player as player_pages
 from commands.web.pages import public as public_pages
 from commands.web.pages import rules as rules_pages
+from commands.web.pages import witnessing as witnessing_pages
 from commands.web.pages.templating import STATIC
 from commands.web.pages.updating import Serving
 from commands.web.routes import discord, host, players, public, tiles
@@ -54,7 +55,7 @@ def create_app(settings: Settings) -> FastAPI:
     for routes in (public, tiles, players, host, discord):
         app.include_router(routes.router)
     for page_routes in (public_pages, player_pages, host_pages, host_match_pages,
-                        host_season_pages, rules_pages):
+                        host_season_pages, rules_pages, witnessing_pages):
         app.include_router(page_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Serving)  # the pages say when the views are still catching up

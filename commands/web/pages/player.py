@@ -19,6 +19,7 @@ from commands.web.edge import Route
 from commands.web.errors import ApiError
 from commands.web.models import MatchId
 from commands.web.pages import forms as posted
+from commands.web.pages.browser_check import witness_context
 from commands.web.pages.public import open_round_of, told
 from commands.web.pages.session import (
     PLAYER_COOKIE,
@@ -91,6 +92,7 @@ def player_page(svc: Service, match_id: str, player: str, token: str, *, round: 
     return page("player.html", status=status,
                 **seen_by(view, inbox, player, round, open_round_of(svc, match_id, round)),
                 garnets=mine.get("garnets") if mine else None, csrf=csrf_of(token),
+                witness=witness_context(svc, match_id, player, csrf_of(token)),
                 form_id=secrets.token_urlsafe(12), sent=sent, refused=refused)
 
 

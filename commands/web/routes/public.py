@@ -24,7 +24,13 @@ from commands.web.edge import Ndjson, Route
 from commands.web.models import MatchId, SeasonId
 from commands.web.reading import check_viewer, read_audit, read_standings, read_view
 from commands.web.streams import After, LastEventId, stream
-from domain.checkpoints import MatchCheckpoints, SeasonCheckpoints
+from domain.checkpoints import (
+    MatchCheckpoints,
+    MatchCosignatures,
+    SeasonCheckpoints,
+    SeasonCosignatures,
+    cosigned,
+)
 from domain.decider import PUBLIC
 from domain.match import Match
 from domain.season import Season
@@ -83,16 +89,19 @@ def checkpoints(match_id: MatchId, request: Request, svc: Svc) -> Response:
 def bundle(match_id: MatchId, request: Request, svc: Svc) -> Response:
     def build() -> tuple[bytes, bool]:
         match = svc.arbiter.match(match_id)
-        notes = [n["note"] for n in svc.arbiter.checkpoints(match_id).notes]
+        notes = [cosigned(n) for n in svc.arbiter.cosigned_notes(match_id)]
         signer = svc.arbiter.signer
         key = signer.verifier_key() if signer else None
         if key is not None:
             check_signed_by(notes, parse_verifier_key(key))
-        return "".join(export(match, notes, PUBLIC_BUNDLE, key)).encode(), match.ended
+        # Never final, even once the match has ended: a witness may still cosign one of its
+        # checkpoints, and each note is served with its cosignature lines.
+        return "".join(export(match, notes, PUBLIC_BUNDLE, key)).encode(), False
 
     found = svc.arbiter.builds.get(
         f"bundle/{match_id}",
-        [Match.create_id(match_id), MatchCheckpoints.create_id(match_id)], build)
+        [Match.create_id(match_id), MatchCheckpoints.create_id(match_id),
+         MatchCosignatures.create_id(match_id)], build)
     return answered(request, found, Ndjson.media_type)
 
 
@@ -132,9 +141,12 @@ def season_bundle(season: SeasonId, request: Request, svc: Svc) -> Response:
 
     # It rests on the season, its checkpoints and its matches' checkpoints: the match entries
     # it cites and proves are those its matches' signed checkpoints cover (audit.season_bundle),
-    # so a vote after a match's last close changes nothing in it.
+    # so a vote after a match's last close changes nothing in it. A witness's cosignature
+    # does: each note is served with its cosignature lines.
     matches = svc.arbiter.season_matches(season)
     ids = [Season.create_id(season), SeasonCheckpoints.create_id(season),
-           *(MatchCheckpoints.create_id(m) for m in matches)]
+           SeasonCosignatures.create_id(season),
+           *(MatchCheckpoints.create_id(m) for m in matches),
+           *(MatchCosignatures.create_id(m) for m in matches)]
     found = svc.arbiter.builds.get(f"season-bundle/{season}", ids, build)
     return answered(request, found, Ndjson.media_type)
