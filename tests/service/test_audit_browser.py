@@ -26,10 +26,10 @@ from test_pages_browser import browser, waiting  # noqa: F401 (the fixture)
 
 import bench.tampers as tampers
 from audit import witness
+from audit.any_bundle import verify_any
 from audit.bundle import line
 from audit.errors import AuditError
 from audit.notes import checkpoint_body, parse_checkpoint, parse_note
-from audit.season_verify import verify_any
 from commands.cli.matchfile import load, play
 from commands.service.arbiter import Arbiter
 from domain.envelope import entry_hash

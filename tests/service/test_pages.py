@@ -24,7 +24,7 @@ from commands.web.app import create_app
 from commands.web.pages import templating
 from commands.web.pages.player import seen_by
 from commands.web.pages.public import told
-from commands.web.worker import Settings
+from commands.web.worker import DEFAULT_PUBLIC_URL, Settings
 from domain.decider import HOST, PUBLIC
 from domain.match import Match
 from projections import story
@@ -78,7 +78,7 @@ def test_the_public_page_tells_each_round_and_holds_no_secret(seeded, file):
     ended = page.text
     assert f"/matches/{file.match}/bundle" in ended and "arbiter verify" in ended
     assert f'href="/logs/match/{file.match}/checkpoint"' in ended
-    assert f"arbiter verify http://testserver/logs/match/{file.match}" in ended
+    assert f"arbiter verify {DEFAULT_PUBLIC_URL}/logs/match/{file.match}" in ended  # never Host
     notes = app.checkpoints(file.match).notes
     assert client.get(f"/logs/match/{file.match}/checkpoint").text == notes[-1]["note"]
     assert notes and all(templating.environment.filters["e"](n["note"]) in ended for n in notes)

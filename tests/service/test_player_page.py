@@ -40,7 +40,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Arbiter, Te
         views = client.app.state.service.views  # type: ignore[attr-defined]
         wanted = {"kc": app.match("kc").version}
         eventually(lambda: views.seqs(wanted) == wanted, timeout=60)
-        token = Tokens(app).issue("kc", "bob")
+        token = Tokens(app).issue_joins("kc", ["bob"])["bob"]
         client.post("/m/kc/session", data={"token": token}, follow_redirects=False)
         yield app, client
     app.close()

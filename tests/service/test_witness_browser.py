@@ -48,7 +48,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def as_player(driver: Any, server: Server, player: str) -> Any:
     """The player's page through their personal link; the witness section once it is done."""
-    token = Tokens(server.service.arbiter).issue(FILE.match, player)
+    token = Tokens(server.service.arbiter).issue_joins(FILE.match, [player])[player]
     driver.get(f"{server.url}/m/{FILE.match}/join#{token}")
     waiting(lambda: driver.current_url.endswith("/me"), timeout=30)
     section = driver.find_element(By.CSS_SELECTOR, ".browser-witness")
@@ -174,7 +174,7 @@ def test_a_receipt_the_log_no_longer_holds_is_an_alarm_with_the_proof(browser, s
     proof = next(p.text for p in section.find_elements(By.TAG_NAME, "pre")
                  if p.text.startswith("c2sp.org/tlog-proof@v1"))
     (tmp_path / "proof.txt").write_text(proof + "\n")
-    token = Tokens(served.service.arbiter).issue(FILE.match, player)
+    token = Tokens(served.service.arbiter).issue_joins(FILE.match, [player])[player]
     with httpx.Client(base_url=served.url) as reader:
         reader.post(f"/m/{FILE.match}/session", data={"token": token})
         receipt = reader.get(f"/m/{FILE.match}/me/receipts/{seq}")

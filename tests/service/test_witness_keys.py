@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 from service_harness import eventually
 
 from audit import cosign, keys
+from audit.any_bundle import verify_any
 from audit.notes import parse_note
-from audit.season_verify import verify_any
 from commands.cli.matchfile import load, play
 from commands.service.arbiter import Arbiter
 from commands.service.tokens import Tokens
@@ -79,7 +79,7 @@ def client(tmp_path: Path) -> Iterator[tuple[TestClient, Arbiter]]:
 
 
 def signed_in(client: TestClient, app: Arbiter, player: str) -> str:
-    token = Tokens(app).issue(FILE.match, player)
+    token = Tokens(app).issue_joins(FILE.match, [player])[player]
     client.post(f"/m/{FILE.match}/session", data={"token": token}, follow_redirects=False)
     return csrf_of(token)
 

@@ -1256,6 +1256,30 @@
     }
   }
 
+  /* Whether the first line is a bundle's header at all: else not_a_bundle, as
+   * audit/any_bundle.py says of an empty file, a receipt or garbage. */
+  function notABundle(first) {
+    let value;
+    try {
+      value = first === undefined ? null : JSON.parse(strictUtf8.decode(first));
+    } catch (e) {
+      value = null;
+    }
+    if (isDict(value) && isDict(value.header)) return null;
+    const said = first === undefined || strictText(first).trim() === "" ? "the file is empty"
+      : "its first line is not a bundle's header";
+    return { ok: false, code: "not_a_bundle", seq: null, line: null,
+      detail: "this is not an audit bundle: " + said + " (arbiter export writes one)" };
+  }
+
+  function strictText(bytes) {
+    try {
+      return strictUtf8.decode(bytes);
+    } catch (e) {
+      return "?";
+    }
+  }
+
   function isSeasonBundle(first) {
     try {
       const value = JSON.parse(strictUtf8.decode(first));
@@ -1277,6 +1301,8 @@
     }
     const lines = splitLines(bytes);
     const seen = options.seen || null;
+    const refused = notABundle(lines[0]);
+    if (refused) return refused;
     try {
       let given = options.key ? (await parseVerifierKey(options.key)).text : null;
       if (seen) {  // the key this browser saw sign the log before (audit/witness.py check_key)
