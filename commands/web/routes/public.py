@@ -2,9 +2,9 @@
 season's), the season as the public sees it.
 
 Bundles and checkpoints are built once per change (commands.service.built) and answered with
-their ETag: a client that sends it back (If-None-Match) gets a 304 and no body. A finished
-match's bundle never changes again: `Cache-Control: public, max-age=31536000, immutable`;
-anything else may change, so caches must ask again (`no-cache`)."""
+their ETag: a client that sends it back (If-None-Match) gets a 304 and no body. Each may still
+change (even a finished match's bundle: a witness may still cosign one of its checkpoints),
+so caches must ask again (`no-cache`); only an answer built `final` would be `immutable`."""
 
 from __future__ import annotations
 
