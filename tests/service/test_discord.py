@@ -405,3 +405,38 @@ def test_a_command_kept_waiting_is_answered_thinking_then_in_place(sqlite_url, d
         assert [f["token"] for f in receipts] == ["bobs-interaction"]
         tried = [r for r in discord.received if r["path"].endswith("/bobs-interaction")]
         assert len(tried) == 3
+
+
+def test_the_command_line_registers_links_and_refuses_in_words(sqlite_url, discord):
+    runner = CliRunner()
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    app.create_season("s1")
+    app.register_all("s1", PLAYERS)
+    app.close()
+
+    def run(*args: str, env: dict[str, str] | None = None):
+        return runner.invoke(cli, ["--db", sqlite_url, "discord", *args], env=env or {})
+
+    off = run("register", env={"ARBITER_DISCORD_PUBLIC_KEY": ""})
+    assert off.exit_code == 2 and "discord_off: set ARBITER_DISCORD_APPLICATION_ID" in off.output
+    everywhere = run("register", "--json", env=env_for(discord))
+    assert everywhere.exit_code == 0, everywhere.output
+    assert json.loads(everywhere.output)["guild"] is None and "global" in discord.commands
+    assert [r["path"] for r in discord.received] == [f"/api/v10/applications/{APP}/commands"]
+    printed = run("register", "--print")
+    assert json.loads(printed.output) == slash_commands()
+
+    assert run("link", "s1", "bob", USERS["bob"]).output == \
+        f"Discord user {USERS['bob']} plays as bob in s1\n"
+    assert run("link", "s1", "carol", USERS["bob"]).exit_code == 0  # the link moves
+    zed = run("link", "s1", "zed", USERS["carol"])
+    assert zed.exit_code == 2 and "zed" in zed.output
+    typo = run("link", "s1", "dave", "dave#1234")
+    assert typo.exit_code == 2 and "invalid_user: 'dave#1234' is not a Discord user id" in \
+        typo.output
+    assert "unknown_season" in run("link", "nope", "bob", USERS["bob"]).output
+    assert json.loads(run("links", "s1", "--json").output) == \
+        [{"player": "carol", "user": USERS["bob"]}]
+    assert run("unlink", "s1", USERS["bob"]).output == \
+        f"Discord user {USERS['bob']} unlinked from s1\n"
+    assert run("links", "s1").output == "nobody is linked in s1\n"
