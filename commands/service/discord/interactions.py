@@ -106,7 +106,10 @@ class Interactions:
                     "data": {"choices": self.complete(user, data)[:CHOICES_MAX]}}
         if kind != APPLICATION_COMMAND:
             return message("Arbiter answers slash commands only.")
-        running = self._commands.submit(self.said, user, str(interaction.get("id", "")), data)
+        interaction_id = interaction.get("id")
+        if not isinstance(interaction_id, str) or not interaction_id.isdigit():
+            return message("Arbiter could not read this interaction.")  # its id is its client id
+        running = self._commands.submit(self.said, user, interaction_id, data)
         token = str(interaction.get("token", ""))
         try:
             reply = running.result(timeout=self.defer_after)
