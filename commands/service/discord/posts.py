@@ -78,15 +78,23 @@ class Poster:
         self.arbiter, self.settings, self.rest, self.clock = arbiter, settings, rest, clock
         self.links = Links(arbiter)
         self._failures: dict[str, int] = {}
+        self._woken = threading.Event()
         self._next_try: dict[str, float] = {}
         # Each match's checkpoints at this process's first look, in the seasons there then.
         self._there: dict[str, dict[str, int]] | None = None
 
     def run(self, stop: threading.Event, interval: float) -> None:
-        """Look at once (what is signed from now on is posted), then every `interval`."""
+        """Look at once (what is signed from now on is posted), then every `interval`, or
+        sooner when woken (a host command of this process may have closed a round)."""
         self.tick()
-        while not stop.wait(interval):
-            self.tick()
+        while not stop.is_set():
+            self._woken.wait(interval)
+            self._woken.clear()
+            if not stop.is_set():
+                self.tick()
+
+    def wake(self) -> None:
+        self._woken.set()
 
     def seasons(self) -> list[str]:
         return sorted({*self.settings.webhooks, *self.settings.reminders})
