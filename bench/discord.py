@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -143,10 +144,13 @@ def main() -> None:
     print(f"{args.votes} votes one after another, then one close\n")
     print("| store | /vote p50 | /vote p99 | API p50 | API p99 | ratio p50 | close to post |")
     print("|---|---|---|---|---|---|---|")
-    show("SQLite", run(f"sqlite:///{work}/bench.db", args.votes, work))
-    if not args.sqlite_only:
-        with postgres_url(args.pg) as url:
-            show("PostgreSQL", run(url, args.votes, work))
+    try:
+        show("SQLite", run(f"sqlite:///{work}/bench.db", args.votes, work))
+        if not args.sqlite_only:
+            with postgres_url(args.pg) as url:
+                show("PostgreSQL", run(url, args.votes, work))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def show(store: str, r: dict[str, float]) -> None:
