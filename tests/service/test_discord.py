@@ -440,3 +440,18 @@ def test_the_command_line_registers_links_and_refuses_in_words(sqlite_url, disco
     assert run("unlink", "s1", USERS["bob"]).output == \
         f"Discord user {USERS['bob']} unlinked from s1\n"
     assert run("links", "s1").output == "nobody is linked in s1\n"
+
+
+def test_settings_that_cannot_be_used_stop_serve_in_words(sqlite_url):
+    runner = CliRunner()
+    for env, said in [
+        ({"ARBITER_DISCORD_PUBLIC_KEY": "not hex"}, "PUBLIC_KEY is the application's public "
+                                                     "key in hex"),
+        ({"ARBITER_DISCORD_PUBLIC_KEY": PUBLIC_KEY, "ARBITER_DISCORD_WEBHOOKS": "s1"},
+         "ARBITER_DISCORD_WEBHOOKS: 's1' is not SEASON=https://discord.com/api/webhooks/..."),
+        ({"ARBITER_DISCORD_PUBLIC_KEY": PUBLIC_KEY, "ARBITER_DISCORD_REMIND_BEFORE": "soon"},
+         "ARBITER_DISCORD_REMIND_BEFORE is a number of seconds"),
+    ]:
+        refused = runner.invoke(cli, ["--db", sqlite_url, "serve", "--port", "0"], env=env)
+        assert refused.exit_code == 2 and "invalid_setting" in refused.output, refused.output
+        assert said in refused.output
