@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from domain.rng import Rng
 
@@ -140,10 +140,28 @@ def fold_summary(game: Game, events: Sequence[Event], viewer: str) -> dict[str, 
     return view
 
 
+REPLACEMENTS = 30  # times a player may replace a submission in a round, unless the setup says
+
+
 class SetupBase(BaseModel):
-    """Every game's Setup names its players in seat order."""
+    """Every game's Setup names its players in seat order, and may bound how often a player
+    replaces a submission in one round (`max_replacements`; unstated, REPLACEMENTS: a setup
+    that does not state it is recorded without it, as before the bound existed)."""
 
     players: list[str]
+    max_replacements: int | None = Field(
+        default=None, ge=0, le=10_000,
+        description=f"How many times a player may replace a submission (send the same "
+                    f"command again) in one round; left empty, {REPLACEMENTS}.")
+
+    @property
+    def replacements(self) -> int:
+        return REPLACEMENTS if self.max_replacements is None else self.max_replacements
+
+    def recorded(self) -> dict[str, Any]:
+        """The setup as the log records it: a bound the host did not state is left out."""
+        unstated = {"max_replacements"} if self.max_replacements is None else set()
+        return self.model_dump(mode="json", exclude=unstated)
 
 
 class Game(Protocol):

@@ -107,7 +107,8 @@ class Interactions:
         if kind != APPLICATION_COMMAND:
             return message("Arbiter answers slash commands only.")
         interaction_id = interaction.get("id")
-        if not isinstance(interaction_id, str) or not interaction_id.isdigit():
+        if not isinstance(interaction_id, str) or not (interaction_id.isascii()
+                                                       and interaction_id.isdigit()):
             return message("Arbiter could not read this interaction.")  # its id is its client id
         running = self._commands.submit(self.said, user, interaction_id, data)
         token = str(interaction.get("token", ""))

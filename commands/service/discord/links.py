@@ -93,7 +93,7 @@ class Links:
 
 
 def personal_link(code: str) -> tuple[str, str]:
-    """(match, token) of a personal link BASE/m/MATCH/join#TOKEN (commands.service.tokens)."""
+    """(match, code) of a personal link BASE/m/MATCH/join#CODE (commands.service.tokens)."""
     parts = urlsplit(code.strip())
     path = parts.path.rstrip("/").split("/")
     if len(path) < 3 or path[-3] != "m" or path[-1] != "join" or not parts.fragment:
@@ -103,10 +103,10 @@ def personal_link(code: str) -> tuple[str, str]:
 
 
 def joining(tokens: Tokens, code: str) -> tuple[str, str]:
-    """(match, player) whose personal link `code` is; refused in words when it is no
-    player's current link."""
-    match_id, token = personal_link(code)
-    player = tokens.holder(match_id, token)
+    """(match, player) whose personal link `code` is: its join code, or the player's API
+    token in a link of the same shape; refused in words when it is no player's current link."""
+    match_id, secret = personal_link(code)
+    player = tokens.joiner(match_id, secret) or tokens.holder(match_id, secret)
     if player is None or player == HOST:
         raise RuleViolation("wrong_link", "this link is no player's current personal link: "
                             "ask the host for yours")

@@ -20,7 +20,9 @@ def check_signature(public_key: str, signature: str | None, timestamp: str | Non
                     body: bytes, now: float) -> None:
     if not signature or not timestamp:
         raise Unsigned("the request carries no Discord signature")
-    if not timestamp.isdigit() or abs(now - int(timestamp)) > MAX_AGE:
+    # ASCII digits only, and few: str.isdigit() takes '²', which int() refuses.
+    if not (timestamp.isascii() and timestamp.isdigit() and len(timestamp) <= 12) \
+            or abs(now - int(timestamp)) > MAX_AGE:
         raise Unsigned("the request's timestamp is stale")
     try:
         key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import secrets
 from typing import Annotated, Any
 
@@ -26,6 +25,7 @@ from audit.season_bundle import FULL
 from commands.service.discord.links import Links
 from commands.service.outcomes import Grant
 from commands.web.auth import Svc
+from commands.web.bounds import loads, whole_number
 from commands.web.edge import Route
 from commands.web.errors import ApiError
 from commands.web.models import SeasonId
@@ -162,10 +162,10 @@ def grant_lines(pasted: str, default_reason: str, players: set[str]) -> list[dic
             ("garnets", "", amount_text)
         reason = ",".join(raw[2:]).strip() or default_reason  # a reason may hold commas
         problem = None
-        try:
-            amount = int(amount_text)
-        except ValueError:
-            amount, problem = 0, f"{amount_text!r} is not a whole number of {asset or 'garnets'}"
+        amount = whole_number(amount_text)
+        if amount is None:
+            amount, problem = 0, f"{amount_text[:40]!r} is not a whole number of " \
+                                 f"{asset or 'garnets'}"
         if not player:
             problem = "no player"
         elif player not in players:
@@ -197,11 +197,10 @@ def grants(svc: Service, season: str, data: FormData) -> str | dict[str, Any]:
 
 def whole(data: FormData, name: str) -> int:
     value = text(data, name, 20)
-    try:
-        return int(value)
-    except ValueError:
-        raise RuleViolation("invalid_amount", f"{name}: {value!r} is not a whole number") \
-            from None
+    found = whole_number(value)
+    if found is None:
+        raise RuleViolation("invalid_amount", f"{name}: {value!r} is not a whole number")
+    return found
 
 
 def transfer(svc: Service, season: str, data: FormData) -> str:
@@ -356,11 +355,12 @@ def setup_of(game: str, data: FormData, leave_out: tuple[str, ...]) -> dict[str,
             continue
         if kind == "json":
             try:
-                setup[name] = json.loads(given)
-            except json.JSONDecodeError:
+                setup[name] = loads(given)
+            except ValueError:
                 raise RuleViolation("invalid_setup", f"{name}: write it as JSON") from None
-        elif kind == "int":
-            setup[name] = int(given) if given.lstrip("-").isdigit() else given
+        elif kind == "int":  # not a number: the rules refuse it with their own words
+            number = whole_number(given)
+            setup[name] = given if number is None else number
         elif given:
             setup[name] = given
     return setup
