@@ -48,6 +48,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, interval: floa
     rounds (docs/service.md)."""
     import uvicorn  # only this command needs the server
 
+    from commands.service.discord.settings import discord_settings
     from commands.store.settings import URL_VARIABLE, database_env, database_url
     from commands.web.worker import (
         INTERVAL_VARIABLE,
@@ -58,6 +59,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, interval: floa
         witness_key,
     )
 
+    discord_settings()  # a Discord setting that cannot be used stops serve here, in words
     url = database_url(db_of(ctx))
     beside = not no_projections and \
         database_env(url)["PERSISTENCE_MODULE"] == "eventsourcing.postgres"

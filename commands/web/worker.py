@@ -27,6 +27,7 @@ from commands.service.tiles import Tiles
 from commands.service.tokens import Tokens
 from commands.store.settings import URL_VARIABLE, database_url, persistence_env
 from commands.web.hub import Hub
+from domain.decider import HOST
 from domain.errors import RuleViolation
 from projections import runner
 from projections.tables import datastore_of, open_views
@@ -139,6 +140,8 @@ class Service:
                                       command_id=command_id, expect_round=expect_round,
                                       expect_phase=expect_phase)
         self.recorded()
+        if actor == HOST and self.poster is not None:  # a close: its post goes out now
+            self.poster.wake()
         return outcome
 
     def start(self) -> Service:
@@ -173,6 +176,8 @@ class Service:
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
+        if self.poster is not None:
+            self.poster.wake()
         self.hub.close()
         for thread in self._threads:
             thread.join(timeout=10)

@@ -193,10 +193,12 @@ def test_a_kings_court_round_played_through_slash_commands(sqlite_url, discord, 
         assert closed.startswith("Recorded as entry #"), closed
         assert say(server, USERS[HOST], "close_round", round=1).startswith("Refused: ")
 
-        # The round's story and its signed checkpoint reach the channel by themselves.
-        posted = eventually(lambda: [m["content"] for m in discord.webhook_messages
-                                     if "Signed checkpoint" in m["content"]], timeout=30)
+        # The round's story and its signed checkpoint reach the channel by themselves (after
+        # the opening's: the season began while serving, so all of it is posted).
         note = arbiter.checkpoints("kc").notes[-1]["note"]
+        posted = eventually(lambda: [m["content"] for m in discord.webhook_messages
+                                     if note.rstrip() in m["content"]], timeout=30)
+        assert "round 0" in discord.webhook_messages[0]["content"]
         assert f"```\n{note.rstrip()}\n```" in posted[0]
         assert all(len(m["content"]) <= 2000 for m in discord.webhook_messages)
         told = "\n".join(m["content"] for m in discord.webhook_messages)
@@ -247,8 +249,8 @@ def test_only_discord_signed_fresh_requests_are_answered(sqlite_url, discord):
         body, headers = signed(vote)
         refused = [
             post(server, *signed(vote, key=Ed25519PrivateKey.generate())),  # another key
-            post(server, *signed(vote, timestamp=str(int(time.time()) - 301))),  # stale
-            post(server, *signed(vote, timestamp=str(int(time.time()) + 301))),  # ahead
+            post(server, *signed(vote, timestamp=str(int(time.time()) - 310))),  # stale
+            post(server, *signed(vote, timestamp=str(int(time.time()) + 310))),  # ahead
             post(server, body.replace(b"alice", b"carol"), headers),  # the body changed
             post(server, body, {"Content-Type": "application/json"}),  # no signature
             post(server, body, {**headers, "X-Signature-Ed25519": "zz"}),  # not hex
@@ -406,3 +408,53 @@ def test_a_command_kept_waiting_is_answered_thinking_then_in_place(sqlite_url, d
         assert [f["token"] for f in receipts] == ["bobs-interaction"]
         tried = [r for r in discord.received if r["path"].endswith("/bobs-interaction")]
         assert len(tried) == 3
+
+
+def test_the_command_line_registers_links_and_refuses_in_words(sqlite_url, discord):
+    runner = CliRunner()
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    app.create_season("s1")
+    app.register_all("s1", PLAYERS)
+    app.close()
+
+    def run(*args: str, env: dict[str, str] | None = None):
+        return runner.invoke(cli, ["--db", sqlite_url, "discord", *args], env=env or {})
+
+    off = run("register", env={"ARBITER_DISCORD_PUBLIC_KEY": ""})
+    assert off.exit_code == 2 and "discord_off: set ARBITER_DISCORD_APPLICATION_ID" in off.output
+    everywhere = run("register", "--json", env=env_for(discord))
+    assert everywhere.exit_code == 0, everywhere.output
+    assert json.loads(everywhere.output)["guild"] is None and "global" in discord.commands
+    assert [r["path"] for r in discord.received] == [f"/api/v10/applications/{APP}/commands"]
+    printed = run("register", "--print")
+    assert json.loads(printed.output) == slash_commands()
+
+    assert run("link", "s1", "bob", USERS["bob"]).output == \
+        f"Discord user {USERS['bob']} plays as bob in s1\n"
+    assert run("link", "s1", "carol", USERS["bob"]).exit_code == 0  # the link moves
+    zed = run("link", "s1", "zed", USERS["carol"])
+    assert zed.exit_code == 2 and "zed" in zed.output
+    typo = run("link", "s1", "dave", "dave#1234")
+    assert typo.exit_code == 2 and "invalid_user: 'dave#1234' is not a Discord user id" in \
+        typo.output
+    assert "unknown_season" in run("link", "nope", "bob", USERS["bob"]).output
+    assert json.loads(run("links", "s1", "--json").output) == \
+        [{"player": "carol", "user": USERS["bob"]}]
+    assert run("unlink", "s1", USERS["bob"]).output == \
+        f"Discord user {USERS['bob']} unlinked from s1\n"
+    assert run("links", "s1").output == "nobody is linked in s1\n"
+
+
+def test_settings_that_cannot_be_used_stop_serve_in_words(sqlite_url):
+    runner = CliRunner()
+    for env, said in [
+        ({"ARBITER_DISCORD_PUBLIC_KEY": "not hex"}, "PUBLIC_KEY is the application's public "
+                                                     "key in hex"),
+        ({"ARBITER_DISCORD_PUBLIC_KEY": PUBLIC_KEY, "ARBITER_DISCORD_WEBHOOKS": "s1"},
+         "ARBITER_DISCORD_WEBHOOKS: 's1' is not SEASON=https://discord.com/api/webhooks/..."),
+        ({"ARBITER_DISCORD_PUBLIC_KEY": PUBLIC_KEY, "ARBITER_DISCORD_REMIND_BEFORE": "soon"},
+         "ARBITER_DISCORD_REMIND_BEFORE is a number of seconds"),
+    ]:
+        refused = runner.invoke(cli, ["--db", sqlite_url, "serve", "--port", "0"], env=env)
+        assert refused.exit_code == 2 and "invalid_setting" in refused.output, refused.output
+        assert said in refused.output

@@ -104,14 +104,25 @@ def test_a_round_is_posted_once_through_rate_limits_failures_and_a_restart(
     assert len(discord.webhook_messages) == 1
 
 
-def test_a_season_not_started_yet_waits_without_failing(sqlite_url, discord):
+def test_a_season_started_while_serving_has_every_round_posted(sqlite_url, discord):
     app = Arbiter(sqlite_url, signer=SIGNER)
     try:
-        quiet = poster(app, discord, Clock())
-        quiet.tick()
-        assert quiet._failures == {} and discord.received == []
+        watching = poster(app, discord, Clock())
+        watching.tick()  # no season s1 yet: nothing to do, and no failure
+        assert watching._failures == {} and discord.received == []
+        app.create_season("s1")
+        app.register_all("s1", PLAYERS)
+        app.create_match(match_id="kc", season="s1", game="kings_court",
+                         setup={"players": PLAYERS, **SETUP},
+                         host_seed="7f3a9c1e5b2d48f6a0c4e8b1d3f5a7c9", salt_key="0d" * 32)
+        app.submit("kc", HOST, "open_match", {}, at=NOW.isoformat())
+        vote_all_and_close(app)
+        watching.tick()
     finally:
         app.close()
+    told = [m["content"] for m in discord.webhook_messages]
+    assert len(told) == 2  # the opening's checkpoint (round 0), then round 1's
+    assert "round 0" in told[0] and "- alice joins the court 1st, with 10 votes." in told[1]
 
 
 def test_players_who_have_not_acted_are_reminded_once_before_the_deadline(arbiter, discord):

@@ -83,12 +83,15 @@ class Interactions:
         self.seats = Seats(arbiter, self.links, seasons)
         self.defer_after = defer_after
         self._commands = ThreadPoolExecutor(8, thread_name_prefix="discord")
+        # Receipts wait for Discord apart from the commands, which never queue behind them.
+        self._receipts = ThreadPoolExecutor(4, thread_name_prefix="discord-receipts")
         self._closed = threading.Event()
 
     def close(self) -> None:
         """Commands under way finish; receipts still waiting to follow are let go."""
         self._closed.set()
         self._commands.shutdown(wait=True, cancel_futures=True)
+        self._receipts.shutdown(wait=True, cancel_futures=True)
 
     def answer(self, interaction: Mapping[str, Any]) -> dict[str, Any]:
         kind = interaction.get("type")
@@ -103,15 +106,20 @@ class Interactions:
                     "data": {"choices": self.complete(user, data)[:CHOICES_MAX]}}
         if kind != APPLICATION_COMMAND:
             return message("Arbiter answers slash commands only.")
-        running = self._commands.submit(self.said, user, str(interaction.get("id", "")), data)
+        interaction_id = interaction.get("id")
+        if not isinstance(interaction_id, str) or not (interaction_id.isascii()
+                                                       and interaction_id.isdigit()):
+            return message("Arbiter could not read this interaction.")  # its id is its client id
+        running = self._commands.submit(self.said, user, interaction_id, data)
         token = str(interaction.get("token", ""))
         try:
             reply = running.result(timeout=self.defer_after)
         except NotYet:
-            running.add_done_callback(lambda done: self.deferred(token, done.result()))
+            running.add_done_callback(
+                lambda done: self._receipts.submit(self.deferred, token, done.result()))
             return {"type": DEFERRED, "data": {"flags": EPHEMERAL}}
         if reply.files:
-            self._commands.submit(self.attach, token, reply)
+            self._receipts.submit(self.attach, token, reply)
         return message(reply.text)
 
     def said(self, user: str, interaction_id: str, data: dict[str, Any]) -> Reply:

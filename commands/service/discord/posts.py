@@ -78,16 +78,30 @@ class Poster:
         self.arbiter, self.settings, self.rest, self.clock = arbiter, settings, rest, clock
         self.links = Links(arbiter)
         self._failures: dict[str, int] = {}
+        self._woken = threading.Event()
         self._next_try: dict[str, float] = {}
+        # Each match's checkpoints at this process's first look, in the seasons there then.
+        self._there: dict[str, dict[str, int]] | None = None
 
     def run(self, stop: threading.Event, interval: float) -> None:
-        while not stop.wait(interval):
-            self.tick()
+        """Look at once (what is signed from now on is posted), then every `interval`, or
+        sooner when woken (a host command of this process may have closed a round)."""
+        self.tick()
+        while not stop.is_set():
+            self._woken.wait(interval)
+            self._woken.clear()
+            if not stop.is_set():
+                self.tick()
+
+    def wake(self) -> None:
+        self._woken.set()
 
     def seasons(self) -> list[str]:
         return sorted({*self.settings.webhooks, *self.settings.reminders})
 
     def tick(self) -> None:
+        if self._there is None:
+            self._there = self.signed_so_far()
         for season in self.seasons():
             if self.clock() < self._next_try.get(season, 0.0):
                 continue
@@ -107,6 +121,11 @@ class Poster:
             else:
                 self._failures.pop(season, None)
 
+    def signed_so_far(self) -> dict[str, dict[str, int]]:
+        return {season: {m: len(self.arbiter.checkpoints(m).notes)
+                         for m in self.arbiter.season(season).matches}
+                for season in self.seasons() if Season.create_id(season) in self.arbiter.repository}
+
     def failed(self, season: str, error: Exception) -> None:
         n = self._failures[season] = self._failures.get(season, 0) + 1
         wait = min(BACKOFF_MAX, 2.0 ** n)
@@ -116,14 +135,14 @@ class Poster:
     # -- what to post ---------------------------------------------------------------------
 
     def posts(self, season: str) -> DiscordPosts:
+        """The season's posts; begun, the first time, after what was signed before this
+        process first looked (a season started since has all of its rounds posted)."""
         try:
             found: DiscordPosts = self.arbiter.repository.get(DiscordPosts.create_id(season))
             return found
         except AggregateNotFoundError:
             pass
-        matches = self.arbiter.season(season).matches
-        started = DiscordPosts(season=season, known={
-            m: len(self.arbiter.checkpoints(m).notes) for m in matches})
+        started = DiscordPosts(season=season, known=(self._there or {}).get(season, {}))
         self.arbiter.save(started)
         return started
 

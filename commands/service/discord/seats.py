@@ -4,6 +4,7 @@ they do not play in, a host command from a player: each refused in words."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,19 +27,29 @@ class Seat:
     player: str  # or HOST
 
 
+FRESH = 1.0  # seconds the links read for one command may answer the next ones
+
+
 class Seats:
-    def __init__(self, arbiter: Arbiter, links: Links, seasons: Callable[[], list[str]]) -> None:
+    """Reads every season's links at most once a `FRESH` second: a command costs no store
+    read for them, a user not found is looked up afresh (a link just made works at once), and
+    a link moved elsewhere moves within `FRESH` seconds (as a replaced token stops working)."""
+
+    def __init__(self, arbiter: Arbiter, links: Links, seasons: Callable[[], list[str]],
+                 clock: Callable[[], float] = time.monotonic) -> None:
         """`seasons` lists the seasons (the views')."""
-        self.arbiter, self.links, self.seasons = arbiter, links, seasons
+        self.arbiter, self.links, self.seasons, self.clock = arbiter, links, seasons, clock
+        self._read: tuple[float, dict[str, dict[str, str]]] = (-FRESH, {})
 
     def linked(self, user: str) -> dict[str, str]:
         """season -> the player (or HOST) `user` is linked to there."""
-        found = {}
-        for season in self.seasons():
-            player = self.links.of(season).get(user)
-            if player is not None:
-                found[season] = player
-        return found
+        read_at, links = self._read
+        found = {s: by_user[user] for s, by_user in links.items() if user in by_user}
+        if found and self.clock() - read_at < FRESH:
+            return found
+        links = {season: self.links.of(season) for season in self.seasons()}
+        self._read = (self.clock(), links)
+        return {s: by_user[user] for s, by_user in links.items() if user in by_user}
 
     def of(self, user: str, name: str | None) -> list[Seat]:
         """The running matches where `user` may send `name` (None: any of their matches)."""
@@ -57,7 +68,8 @@ class Seats:
     def seat(self, user: str, name: str | None, match: object) -> Seat:
         """Where `name` (None: /status, /rules) from `user` goes: the one running match
         that takes it, or the one `match` names; refused in words otherwise."""
-        if not self.linked(user):
+        linked = self.linked(user)
+        if not linked:
             raise RuleViolation("not_linked", "your Discord account is not linked to a "
                                 "player: send /join with the personal link the host sent you")
         seats = self.of(user, name)
@@ -73,8 +85,7 @@ class Seats:
                                     f"{excerpt(match)}")
             return chosen[0]
         if not seats:
-            if name is not None and self.host_only(name) and \
-                    HOST not in self.linked(user).values():
+            if name is not None and self.host_only(name) and HOST not in linked.values():
                 raise RuleViolation("host_only", f"{command} is the host's: it needs the "
                                     "Discord account the host linked as host")
             raise RuleViolation("no_match", f"none of your running matches takes {command}")

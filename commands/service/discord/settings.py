@@ -53,13 +53,20 @@ def discord_settings(env: Mapping[str, str] | None = None) -> DiscordSettings | 
         raise RuleViolation("invalid_setting", f"{PREFIX}PUBLIC_KEY is the application's "
                             "public key in hex, as the Developer Portal shows it") from None
     reminders = env.get(f"{PREFIX}REMINDERS", "").replace(",", " ").split()
+    try:
+        before = float(env.get(f"{PREFIX}REMIND_BEFORE") or 3600)
+    except ValueError:
+        before = -1.0
+    if not 0 < before < float("inf"):
+        raise RuleViolation("invalid_setting", f"{PREFIX}REMIND_BEFORE is a number of "
+                            "seconds before a deadline (default 3600)")
     return DiscordSettings(
         application_id=env.get(f"{PREFIX}APPLICATION_ID", "").strip(),
         public_key=public_key,
         bot_token=env.get(f"{PREFIX}BOT_TOKEN", "").strip(),
         webhooks=pairs(env.get(f"{PREFIX}WEBHOOKS", ""), f"{PREFIX}WEBHOOKS"),
         reminders=frozenset(reminders),
-        remind_before=float(env.get(f"{PREFIX}REMIND_BEFORE") or 3600),
+        remind_before=before,
         public_url=env.get("ARBITER_PUBLIC_URL") or "http://127.0.0.1:8000",
         rules_url=env.get(f"{PREFIX}RULES_URL", "").strip(),
         api=(env.get(f"{PREFIX}API") or API).rstrip("/"))
