@@ -36,6 +36,7 @@ class Route(APIRoute):
     states every error it can answer."""
 
     TOKEN: frozenset[int] = frozenset()  # what the token check may answer
+    BY_ADDRESS = True  # count a request with no identity against its client address
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
         methods = set(kwargs.get("methods") or ["GET"])
@@ -65,7 +66,9 @@ class Route(APIRoute):
             try:
                 limits.before(request, presents(request))
                 self.authorize(request)
-                limits.take(request, identity(request))
+                who = identity(request)
+                if who is not None or self.BY_ADDRESS:
+                    limits.take(request, who)
                 answer = await self.answer(request, handle)
             except ApiError as error:
                 if error.status in (401, 403):

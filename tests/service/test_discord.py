@@ -458,3 +458,19 @@ def test_settings_that_cannot_be_used_stop_serve_in_words(sqlite_url):
         refused = runner.invoke(cli, ["--db", sqlite_url, "serve", "--port", "0"], env=env)
         assert refused.exit_code == 2 and "invalid_setting" in refused.output, refused.output
         assert said in refused.output
+
+
+def test_discords_requests_are_not_counted_against_its_address(sqlite_url, discord):
+    """Every interaction comes from Discord's few addresses: past the address's burst, signed
+    requests are still answered, while an unsigned page from the same address is limited and
+    a bad signature spends the address's budget of failures."""
+    with Server(sqlite_url, discord=settings_for(discord), rate=1.0, burst=3,
+                failures=2) as server:
+        ping = {"type": 1, "application_id": APP, "token": "t", "version": 1}
+        answers = [post(server, *signed({**ping, "id": str(next(ids))})) for _ in range(8)]
+        assert [a.status_code for a in answers] == [200] * 8
+        pages = [httpx.get(f"{server.url}/", timeout=30).status_code for _ in range(6)]
+        assert pages[:3] == [200] * 3 and 429 in pages  # the same address, on a page
+        forged = [post(server, *signed({**ping, "id": str(next(ids))},
+                                       key=Ed25519PrivateKey.generate())) for _ in range(2)]
+        assert [f.status_code for f in forged] == [401, 401]

@@ -16,7 +16,16 @@ from commands.web.auth import Svc
 from commands.web.edge import Route
 from commands.web.errors import ApiError
 
-router = APIRouter(route_class=Route, tags=["discord"])
+
+class Signed(Route):
+    """Every request comes from Discord's few addresses, signed: counted per address, a whole
+    season's players would share one budget. A refused signature still spends the sender's
+    budget of failures; Discord limits each user's commands, the replacement bound the log."""
+
+    BY_ADDRESS = False
+
+
+router = APIRouter(route_class=Signed, tags=["discord"])
 
 
 @router.post("/discord/interactions", summary="Discord's interactions (signed by Discord)",
