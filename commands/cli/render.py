@@ -8,7 +8,7 @@ NO_COLOR is honoured. Rich is imported only when text is printed.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -220,23 +220,33 @@ def view(data: dict[str, Any], when: str, extra: Iterable[tuple[str, Any]] = ()
         lines.append(board)
     for chapter in story.chapters(data):
         lines.append(f"\n{chapter['title']}")
-        lines.append(bullets(chapter["lines"]))
+        lines.append(Bullets(chapter["lines"]))
     extras = list(extra)
     if extras:
         lines.append(pairs(extras))
     return lines
 
 
-def bullets(lines: Iterable[str]) -> Table:
-    """Sentences as a list, each wrapped under itself."""
-    from rich.table import Table
+class Bullets:
+    """Sentences as a list, each wrapped at its spaces under itself to the terminal's width
+    (a long match tells a thousand of them: plain wrapping keeps `view` quick)."""
 
-    table = Table.grid(padding=(0, 1))
-    table.add_column(no_wrap=True)
-    table.add_column()
-    for line in lines:
-        table.add_row(" -", line)
-    return table
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.lines = list(lines)
+
+    def __rich_console__(self, console: Console, options: Any) -> Iterator[Any]:
+        import textwrap
+
+        from rich.text import Text
+
+        width = max(20, options.max_width - 3)
+        told = []
+        for line in self.lines:
+            wrapped = textwrap.wrap(line, width, break_long_words=False,
+                                    break_on_hyphens=False) or [""]
+            told.append(" - " + "\n   ".join(wrapped))
+        yield Text("\n".join(told))
+
 
 
 def scoreboard(data: dict[str, Any]) -> Table | None:
