@@ -182,10 +182,13 @@ def audience(value: Any) -> str:
 
 
 def events_table(events: list[dict[str, Any]], title: str | None = "events") -> Table:
+    """Entries in words: the kind as a phrase ("vote cast"), the details as the story's."""
+    from projections import story, words
+
     table = new_table("#", "round", "event", "by", "seen by", "details", title=title)
     for e in events:
-        table.add_row(str(e["seq"]), str(e["round"]), e["kind"], e.get("actor") or "-",
-                      audience(e["audience"]), cell(e["data"]))
+        table.add_row(str(e["seq"]), str(e["round"]), words.readable(e["kind"]),
+                      e.get("actor") or "-", audience(e["audience"]), story.compact(e["data"]))
     return table
 
 
@@ -279,8 +282,14 @@ def outcome(result: Outcome, actor: str, name: str) -> list[RenderableType]:
 
 
 def results(data: dict[str, Any], reveals: bool = True) -> list[RenderableType]:
-    state = f"ended, outcome {data['outcome']}" if data["ended"] else "not ended yet"
-    lines: list[RenderableType] = [f"{data['game']} match {data['match']}: {state}"]
+    from projections import words
+
+    said = words.outcome(data["game"], {"outcome": data["outcome"], "ranks": {
+        row["player"]: row["rank"] for row in data["players"] if row["rank"] is not None}})
+    state = f"over: {said}" if data["ended"] and said else "over" if data["ended"] \
+        else "not over yet"
+    lines: list[RenderableType] = [
+        f"{words.game_name(data['game'])}, match {data['match']}: {state}"]
     table = new_table("player", "rank", "ToL", "garnets", "Opal", "MoE", "EC", "Death Match")
     for row in data["players"]:
         table.add_row(row["player"], cell(row["rank"]), str(row["tol"]),
@@ -288,7 +297,7 @@ def results(data: dict[str, Any], reveals: bool = True) -> list[RenderableType]:
                       "EC" if row["ec"] else "", "entrant" if row["dm_entrant"] else "")
     lines.append(table)
     if data["details"]:
-        lines.append(pairs(data["details"].items()))
+        lines.append(pairs((words.readable(k), v) for k, v in data["details"].items()))
     if reveals:
         for block_ in data["rounds"]:
             lines.append(events_table(
