@@ -268,6 +268,27 @@ def scoreboard(data: dict[str, Any]) -> Table | None:
 
 # -- outcomes and results -------------------------------------------------------------------
 
+def told(value: Any, ids: set[str]) -> str:
+    """A game's result detail in words: keys and codes made readable (`decided_by:
+    party_vote` -> "decided by party vote"), the players' ids kept as typed, nested values in
+    parentheses, so it wraps as text and never as a table cropped to the terminal."""
+    from projections import words
+
+    if isinstance(value, dict):
+        return ", ".join(f"{words.readable(k) if k not in ids else k} {nested_told(v, ids)}"
+                         for k, v in value.items()) or "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(nested_told(v, ids) for v in value) or "none"
+    if isinstance(value, str) and value not in ids:
+        return words.code_or_text(value)
+    return words.value(value)
+
+
+def nested_told(value: Any, ids: set[str]) -> str:
+    inner = told(value, ids)
+    return f"({inner})" if isinstance(value, dict | list | tuple) and len(value) > 1 else inner
+
+
 def outcome(result: Outcome, actor: str, name: str) -> list[RenderableType]:
     first, last = result.seqs[0], result.seqs[-1]
     entries = f"entry #{first}" if first == last else f"entries #{first} to #{last}"
@@ -297,7 +318,9 @@ def results(data: dict[str, Any], reveals: bool = True) -> list[RenderableType]:
                       "EC" if row["ec"] else "", "entrant" if row["dm_entrant"] else "")
     lines.append(table)
     if data["details"]:
-        lines.append(pairs((words.readable(k), v) for k, v in data["details"].items()))
+        ids = {row["player"] for row in data["players"]}
+        lines.append(pairs((words.readable(k), told(v, ids))
+                           for k, v in data["details"].items()))
     if reveals:
         for block_ in data["rounds"]:
             lines.append(events_table(
