@@ -46,9 +46,10 @@ def app_of(ctx: click.Context, signing: bool = True) -> Arbiter:
 
 
 def one_line(error: BaseException, url: str | None) -> str | None:
-    """`CODE: message` for a failure that is the input's or the store's, not a bug (None)."""
+    """`CODE: message` for a failure that is the input's or the store's, not a bug (None).
+    A command the message names is printed as it is typed, without backticks."""
     if isinstance(error, RuleViolation | AuditError) or _is(error, "audit.notes", "NoteError"):
-        return f"{error.code}: {error.message}"
+        return f"{error.code}: {str(error.message).replace('`', '')}"
     if _is(error, "pydantic", "ValidationError"):
         first = error.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "file"

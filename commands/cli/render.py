@@ -187,8 +187,11 @@ def events_table(events: list[dict[str, Any]], title: str | None = "events") -> 
 
     table = new_table("#", "round", "event", "by", "seen by", "details", title=title)
     for e in events:
+        data = e["data"]
+        details = words.command("", str(data.get("name")), data.get("args") or {}) \
+            if e["kind"] == "CommandAccepted" else story.compact(data)
         table.add_row(str(e["seq"]), str(e["round"]), words.readable(e["kind"]),
-                      e.get("actor") or "-", audience(e["audience"]), story.compact(e["data"]))
+                      e.get("actor") or "-", audience(e["audience"]), details)
     return table
 
 
@@ -292,8 +295,12 @@ def nested_told(value: Any, ids: set[str]) -> str:
 def outcome(result: Outcome, actor: str, name: str) -> list[RenderableType]:
     first, last = result.seqs[0], result.seqs[-1]
     entries = f"entry #{first}" if first == last else f"entries #{first} to #{last}"
+    from projections import words
+
     who = "the host" if actor == "host" else actor
-    lines: list[RenderableType] = [f"accepted: {who}'s {name}, {entries}"]
+    sent = next((e["data"] for e in result.told if e["kind"] == "CommandAccepted"), None)
+    what = words.command("", name, sent.get("args") or {}) if sent else words.readable(name)
+    lines: list[RenderableType] = [f"accepted: {who}'s {what}, {entries}"]
     if result.receipt:
         lines.append(f"receipt: entry #{result.receipt.seq}, hash {result.receipt.hash} "
                      "(the whole receipt: --json, or --receipt FILE)")
