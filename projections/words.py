@@ -43,11 +43,16 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count:,} {one if count == 1 else (many or one + 's')}"
 
 
-def sentence(text: str) -> str:
-    """A message as a sentence: capital first, a full stop last, no backticks (a command to
-    run reads as itself)."""
+def plain(text: str) -> str:
+    """A message without code marks: no backticks (a command to run reads as itself), and a
+    Python repr's quotes ('zed') as a reader's (“zed”)."""
     text = str(text).replace("`", "").strip()
-    text = re.sub(r"(?<!\w)'([^'\n]{1,80})'(?!\w)", r"“\1”", text)  # a repr's quotes
+    return re.sub(r"(?<!\w)'([^'\n]{1,80})'(?!\w)", r"“\1”", text)
+
+
+def sentence(text: str) -> str:
+    """A message as a sentence: capital first, a full stop last, in plain words."""
+    text = plain(text)
     if not text:
         return text
     text = text[:1].upper() + text[1:]
