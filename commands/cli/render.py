@@ -196,8 +196,10 @@ def events_table(events: list[dict[str, Any]], title: str | None = "events") -> 
 
 
 def event_line(event: dict[str, Any]) -> str:
-    return (f"#{event['seq']} round {event['round']} {event['kind']} (seen by "
-            f"{audience(event['audience'])}): {cell(event['data'])}")
+    from projections import story, words
+
+    return (f"#{event['seq']} round {event['round']} {words.readable(event['kind'])} (seen by "
+            f"{audience(event['audience'])}): {story.compact(event['data'])}")
 
 
 def seen_by(viewer: str) -> str:
