@@ -20,6 +20,7 @@ from commands.web.worker import Settings
 from domain.decider import HOST
 from projections.views import view
 from tests.support.host_key import SIGNER
+from tests.support.words_check import in_layout, offences, visible
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 PLAYERS = ["ann", "bob", "cy", "di", "ed", "flo", "gus", "hal", "ivy", "jo", "kit"]
@@ -95,6 +96,9 @@ def test_the_page_says_what_was_sent_the_deadline_and_who_is_waited_for(live):
     # The private section names its rounds as the story does.
     told = said[said.index("Told to you alone"):said.index("Your submissions")]
     assert "Round 1: game 1, election round 1" in told and "after game 0" not in told
+    # A live page, its forms and their labels included, is in words (test_words.py holds
+    # the finished seeds).
+    assert offences(visible(page), allowed=tuple(PLAYERS)) == [] and in_layout(page)
 
 
 def test_a_spend_is_asked_first_in_words(live):
