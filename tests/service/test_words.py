@@ -31,7 +31,7 @@ from commands.web.pages import templating
 from commands.web.pages.player import seen_by
 from commands.web.pages.public import told
 from commands.web.worker import Settings
-from domain.decider import HOST, PUBLIC
+from domain.decider import PUBLIC
 from projections.announcement import SEPARATOR, announcement
 from projections.inbox import inbox
 from projections.story import chapters
@@ -271,4 +271,3 @@ def test_the_check_finds_what_it_is_for():
     assert offences("kc_1 voted", allowed=("kc_1",)) == []
     assert split_words("alice bob grac\ne carol", "alice bob grace carol") == ["e", "grac"]
     assert not in_layout("<html><body><p>no layout</p></body></html>")
-    assert HOST == "host"
