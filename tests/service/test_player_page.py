@@ -145,4 +145,10 @@ def test_a_move_that_acts_at_once_is_asked_first(tmp_path):
                            follow_redirects=False)
         assert done.status_code == 303
         assert len(app.match(file.match).records) > wanted[file.match]
+        # Now theo answers the bid (4.2: the players bid in turn): mira waits on him.
+        wanted = {file.match: app.match(file.match).version}
+        eventually(lambda: views.seqs(wanted) == wanted, timeout=60)
+        waiting = text_of(client.get(f"/m/{file.match}/me").text)
+        assert "Your bid of 4 chips is recorded for this round." in waiting
+        assert "Waiting for the other player to act." in waiting
     app.close()
