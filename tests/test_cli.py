@@ -18,7 +18,7 @@ from tests.support import sealed_bid
 from tests.support.host_key import SIGNER
 
 # Commands that print nothing to read: the server, and the projection loop until stopped.
-SILENT = {("serve",), ("projections", "run")}
+SILENT = {("serve",), ("projections", "run"), ("witness", "serve")}
 
 
 def all_commands(group: click.Group, prefix=()):

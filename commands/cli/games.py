@@ -33,6 +33,10 @@ def usage(name: str, spec: Any) -> str:
     return " ".join(words)
 
 
+def register(cli: click.Group) -> None:
+    cli.add_command(games_command)
+
+
 @click.command("games", short_help="The games, and the commands each takes.")
 @click.argument("game_id", metavar="[GAME]", required=False)
 @json_option

@@ -24,7 +24,7 @@ from commands.web.app import create_app
 from commands.web.pages import templating
 from commands.web.pages.player import seen_by
 from commands.web.pages.public import told
-from commands.web.worker import Settings
+from commands.web.worker import DEFAULT_PUBLIC_URL, Settings
 from domain.decider import HOST, PUBLIC
 from domain.match import Match
 from projections import story
@@ -50,7 +50,7 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Arbiter, 
 
 
 def sign_in(client: TestClient, app: Arbiter, match_id: str, player: str) -> None:
-    token = Tokens(app).issue(match_id, player)
+    token = Tokens(app).issue_joins(match_id, [player])[player]
     answer = client.post(f"/m/{match_id}/session", data={"token": token},
                          follow_redirects=False)
     assert answer.status_code == 303 and answer.headers["location"] == f"/m/{match_id}/me"
@@ -77,7 +77,10 @@ def test_the_public_page_tells_each_round_and_holds_no_secret(seeded, file):
         assert "<table" in season and "Garnets" not in season  # balances are not public
     ended = page.text
     assert f"/matches/{file.match}/bundle" in ended and "arbiter verify" in ended
+    assert f'href="/logs/match/{file.match}/checkpoint"' in ended
+    assert f"arbiter verify {DEFAULT_PUBLIC_URL}/logs/match/{file.match}" in ended  # never Host
     notes = app.checkpoints(file.match).notes
+    assert client.get(f"/logs/match/{file.match}/checkpoint").text == notes[-1]["note"]
     assert notes and all(templating.environment.filters["e"](n["note"]) in ended for n in notes)
     assert "Results" in ended and "data-live" not in ended  # over: nothing left to follow
 

@@ -44,7 +44,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Arbiter, Te
         views = client.app.state.service.views  # type: ignore[attr-defined]
         wanted = {"kc": app.match("kc").version}
         eventually(lambda: views.seqs(wanted) == wanted, timeout=60)
-        token = Tokens(app).issue("kc", "bob")
+        token = Tokens(app).issue_joins("kc", ["bob"])["bob"]
         client.post("/m/kc/session", data={"token": token}, follow_redirects=False)
         yield app, client
     app.close()
@@ -130,8 +130,8 @@ def test_a_move_that_acts_at_once_is_asked_first(tmp_path):
         views = client.app.state.service.views  # type: ignore[attr-defined]
         wanted = {file.match: app.match(file.match).version}
         eventually(lambda: views.seqs(wanted) == wanted, timeout=60)
-        client.post(f"/m/{file.match}/session",
-                    data={"token": Tokens(app).issue(file.match, "mira")})
+        code = Tokens(app).issue_joins(file.match, ["mira"])["mira"]
+        client.post(f"/m/{file.match}/session", data={"token": code})
         page = client.get(f"/m/{file.match}/me").text
         assert "You are the DMO: you start, and you win a tie on points." in text_of(page)
         csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page)[1]  # type: ignore[index]

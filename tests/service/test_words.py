@@ -135,12 +135,12 @@ def test_every_page_served_is_in_words_and_in_the_layout(seeded):
             found[path] = said
     for match_id in MATCHES:  # each player's own page, now
         for player in players(app, match_id):
-            token = Tokens(app).issue(match_id, player)
+            token = Tokens(app).issue_joins(match_id, [player])[player]
             client.post(f"/m/{match_id}/session", data={"token": token})
             said = page_offences(client.get(f"/m/{match_id}/me").text, allowed)
             if said:
                 found[f"/m/{match_id}/me as {player}"] = said
-    client.post("/host/session", data={"token": Tokens(app).set_host()})
+    client.post("/host/session", data={"token": Tokens(app).set_host_join()})
     for path in ["/host", *(f"/host/m/{m}" for m in MATCHES), "/host/s/spring"]:
         answer = client.get(path)
         assert answer.status_code == 200, path

@@ -77,15 +77,19 @@ def install(app: FastAPI) -> None:
         said = json.loads(bytes(answer.body))
         if isinstance(error, RequestValidationError):
             return problem_page(422, "invalid_input", invalid_words(error))
+        join = join_of(request) if status == 401 else None
+        told = str(said["message"])
         if isinstance(error, HTTPException) and status == 404:
-            return problem_page(404, said["error"], "nothing is served at this address")
-        if status == 401:
-            join = join_of(request)
+            told = "nothing is served at this address"
+        elif status == 401:
             told = "open the host's link: arbiter tokens host prints it" \
                 if join == "/host/join" else "ask the host for your link: it opens your page " \
                                             "and keeps you signed in"
-            return problem_page(401, said["error"], told, join)
-        return problem_page(status, said["error"], said["message"])
+        shown = problem_page(status, said["error"], told, join)
+        # What the API's answer says beside its body (Retry-After on a limit or a busy store).
+        shown.headers.update({k: v for k, v in answer.headers.items()
+                              if not k.lower().startswith("content-")})
+        return shown
 
     for kind in as_json:
         app.add_exception_handler(kind, refused)

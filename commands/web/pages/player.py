@@ -19,6 +19,7 @@ from commands.web.edge import Route
 from commands.web.errors import ApiError
 from commands.web.models import MatchId
 from commands.web.pages import forms as posted
+from commands.web.pages.browser_check import witness_context
 from commands.web.pages.public import open_round_of, told
 from commands.web.pages.session import (
     PLAYER_COOKIE,
@@ -26,6 +27,7 @@ from commands.web.pages.session import (
     csrf_ok,
     match_path,
     player_of,
+    same_origin,
     signed_in,
     signed_out,
 )
@@ -50,18 +52,21 @@ def join(match_id: MatchId) -> HTMLResponse:
 @router.post("/session")
 def session(match_id: MatchId, request: Request, svc: Svc,
             token: Annotated[str, Form(max_length=200)] = "") -> Response:
-    """A player's token becomes their cookie for this match's pages."""
-    if not svc.tokens.holder(match_id, token.strip()):
+    """A player's join code becomes their cookie for this match's pages."""
+    same_origin(svc, request)
+    code = token.strip(" \t\r\n")  # as pasted; any other character makes it another code
+    if not svc.tokens.joiner(match_id, code):
         return page("join.html", status=403, action=f"{match_path(match_id)}/session",
-                    match=match_id, error="This is not a player's token for this match: "
-                                          "ask the host for your link again.")
-    return signed_in(request, f"{match_path(match_id)}/me", PLAYER_COOKIE, token.strip(),
+                    match=match_id, error="This is not a join code for this match, or the "
+                    "host has given you a new link since: ask the host for your link again.")
+    return signed_in(request, f"{match_path(match_id)}/me", PLAYER_COOKIE, code,
                      match_path(match_id))
 
 
 @router.post("/logout")
 def logout(match_id: MatchId, request: Request, svc: Svc,
            csrf: Annotated[str, Form()] = "") -> Response:
+    same_origin(svc, request)
     me = player_of(svc, request, match_id)
     if me is not None and not csrf_ok(me[1], csrf):
         raise ApiError(403, "wrong_form", "this form is stale: reload the page")
@@ -87,6 +92,7 @@ def player_page(svc: Service, match_id: str, player: str, token: str, *, round: 
     return page("player.html", status=status,
                 **seen_by(view, inbox, player, round, open_round_of(svc, match_id, round)),
                 garnets=mine.get("garnets") if mine else None, csrf=csrf_of(token),
+                witness=witness_context(svc, match_id, player, csrf_of(token)),
                 form_id=secrets.token_urlsafe(12), sent=sent, refused=refused)
 
 

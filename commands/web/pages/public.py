@@ -4,6 +4,7 @@ as of any round), a season's standings."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
@@ -11,6 +12,7 @@ from fastapi.responses import HTMLResponse
 from commands.web.auth import Svc
 from commands.web.edge import Route
 from commands.web.models import MatchId, SeasonId
+from commands.web.pages.browser_check import browser_check
 from commands.web.pages.session import player_of
 from commands.web.pages.templating import page
 from commands.web.reading import (
@@ -75,7 +77,8 @@ def match_page(match_id: MatchId, request: Request, svc: Svc,
                round: Round = None) -> HTMLResponse:
     me = player_of(svc, request, match_id)
     return page("match.html", **public_page(svc, match_id, round),
-                me=me[0] if me else None, origin=str(request.base_url).rstrip("/"))
+                me=me[0] if me else None, origin=svc.settings.public_url.rstrip("/"),
+                browser_check=browser_check(svc, f"/matches/{quote(match_id)}/bundle", match_id))
 
 
 @router.get("/s/{season}", response_class=HTMLResponse)
@@ -87,7 +90,9 @@ def season_page(season: SeasonId, svc: Svc) -> HTMLResponse:
                 ranked=ranked(standings["players"], left),
                 matches=in_season_order(read_matches(svc, season), standings["matches"]),
                 left=left,
-                ecs=caused(history, "ec"), death_match=caused(history, "dm_entrant"))
+                ecs=caused(history, "ec"), death_match=caused(history, "dm_entrant"),
+                browser_check=browser_check(svc, f"/seasons/{quote(season)}/bundle",
+                                            season=season))
 
 
 STANDING = {"champion": 0, "runner_up": 1, "in": 1, "out": 2}

@@ -42,7 +42,9 @@ def render(template: str, **context: Any) -> str:
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
                                "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-    "Referrer-Policy": "no-referrer",
+    # No address leaves for another site; the service's own forms still carry their Origin
+    # (under no-referrer a browser sends `Origin: null`, and sign-in could not tell its own).
+    "Referrer-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
