@@ -105,7 +105,8 @@ def check_args(name: str, spec: CommandSpec | None, args: Mapping[str, Any]) -> 
 def check_required(name: str, spec: CommandSpec | None, args: Mapping[str, Any]) -> None:
     """Refuse a command sent without an argument its declaration requires, naming it (the
     rules would read it as missing: "None is not a player"). A match that has ended answers
-    with its rules' code first (`Match._decide_after_end`)."""
+    with its rules' code first (`Match._decide_after_end`), and the match's own commands name
+    what they lack in their own codes (`reason_required`)."""
     for key, arg in (spec.args if spec is not None else {}).items():
         if arg.required and key not in args:
             what = f" ({arg.label})" if arg.label else ""

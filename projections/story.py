@@ -45,7 +45,8 @@ def short(text: str) -> str:
 def compact(value: Any) -> str:
     """A value in words: never None, a repr or JSON."""
     if isinstance(value, dict):
-        return ", ".join(f"{said.readable(k)} {compact(v)}" for k, v in sorted(value.items()))
+        return ", ".join(f"{said.readable(k)} {compact(v)}"
+                         for k, v in sorted(value.items())) or "none"
     return said.value(value)
 
 

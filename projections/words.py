@@ -43,15 +43,20 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count:,} {one if count == 1 else (many or one + 's')}"
 
 
-def sentence(text: str) -> str:
-    """A message as a sentence: capital first, a full stop last, no backticks (a command to
-    run reads as itself)."""
+def plain(text: str) -> str:
+    """A message without code marks: no backticks (a command to run reads as itself), and a
+    Python repr's quotes ('zed') as a reader's (“zed”)."""
     text = str(text).replace("`", "").strip()
-    text = re.sub(r"(?<!\w)'([^'\n]{1,80})'(?!\w)", r"“\1”", text)  # a repr's quotes
+    return re.sub(r"(?<!\w)'([^'\n]{1,80})'(?!\w)", r"“\1”", text)
+
+
+def sentence(text: str) -> str:
+    """A message as a sentence: capital first, a full stop last, in plain words."""
+    text = plain(text)
     if not text:
         return text
     text = text[:1].upper() + text[1:]
-    return text if text[-1] in ".!?…)" or text.endswith(".)") else text + "."
+    return text if text[-1] in ".!?…" or text.endswith((".)", "?)", "!)")) else text + "."
 
 
 # -- outcomes and results -------------------------------------------------------------------
@@ -79,9 +84,9 @@ def outcome(game_id: str, results: Mapping[str, Any] | None) -> str | None:
     code, first = str(results["outcome"]), winners(results)
     told = OUTCOMES.get((game_id, code))
     if told is not None:
-        return told.format(first=names(first), losers=names(losers(results)),
-                           win="wins" if len(first) == 1 else "win",
-                           lose="loses" if len(losers(results)) == 1 else "lose")
+        lost = losers(results)
+        return told.format(first=names(first), losers=f" ({names(lost)})" if lost else "",
+                           win="wins" if len(first) == 1 else "win")
     players = {p for p in (results.get("ranks") or {})}
     if code in players:  # a game whose outcome is its winner's id
         return f"the winner is {code}"
@@ -96,14 +101,13 @@ OUTCOMES = {
     ("kings_court", "nobles"): "the Nobles win: {first}",
     ("kings_court", "four_early_kings"): "four Kings were found too early: the Main Match "
                                          "ends and they go to a Death Match",
-    ("merchants_guild", "non_payers"): "the Guild's non-payers {lose} ({losers}); the richest "
+    ("merchants_guild", "non_payers"): "the Guild's non-payers lose{losers}; the richest "
                                        "{win}: {first}",
-    ("merchants_guild", "least_gold"): "the poorest {lose} ({losers}); the richest {win}: "
-                                       "{first}",
+    ("merchants_guild", "least_gold"): "the poorest lose{losers}; the richest {win}: {first}",
     ("merchants_guild", "all_tied"): "all ten have the same gold",
     ("amalgamation", "winner"): "the winner on match points is {first}",
     ("amalgamation", "joint_winners"): "the joint winners on match points are {first}",
-    ("amalgamation", "no_winner"): "nobody wins: too many share the most match points",
+    ("amalgamation", "no_winner"): "nobody wins: four or more share the most match points",
 }
 
 

@@ -21,6 +21,7 @@ from audit.notes import parse_verifier_key
 from commands.cli.main import cli
 from commands.service.arbiter import Arbiter
 from commands.service.tokens import Tokens
+from tests.support.words_check import offences
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL_SEED = ROOT / "seeds" / "totemic_might-garnet-tiebreak.json"
@@ -109,7 +110,7 @@ def test_the_demo_plays_into_the_users_store_with_the_init_key_and_runs_again(he
     seeds.mkdir()
     shutil.copy(SMALL_SEED, seeds)
     first = arbiter("demo", "--seeds", str(seeds)).stdout
-    assert "created as `arbiter init` makes it" in first
+    assert "created as arbiter init makes it" in first
     assert "full bundle verified offline" in first and "1 matches, 1 as expected" in first
     assert "arbiter view totemic-might-garnet-tiebreak" in first  # the next steps
     assert "8000/m/totemic-might-garnet-tiebreak" in first  # its page, once served
@@ -178,6 +179,9 @@ def test_the_readmes_first_hour_is_true_after_the_demo(here):
     the same folder (its season and matches must not collide with the demo's)."""
     demo = CliRunner().invoke(cli, ["demo"])
     assert demo.exit_code == 0, demo.output
+    # What a new host reads first is in words (tests/support/words_check.py); the seed files'
+    # names are typed as they are.
+    assert offences(re.sub(r"(?m)^== \S+", "", demo.output)) == []
     block = FIRST_HOUR.search((ROOT / "README.md").read_text()).group(1)
     lines = [line for line in block.splitlines() if line.startswith("arbiter ")]
     assert len(lines) >= 15
@@ -185,4 +189,7 @@ def test_the_readmes_first_hour_is_true_after_the_demo(here):
         words = shlex.split(line.split("  #")[0])
         result = CliRunner().invoke(cli, words[1:])
         assert result.exit_code == 0, f"{line}\n{result.output}"
+        if words[1] not in ("init", "keys", "tokens"):  # keys and tokens print to be copied
+            told = re.sub(r"(?m)^next: .*$", "", result.output)  # a command, to type
+            assert offences(told) == [], (line, result.output)
     assert json.loads(Path("bob-vote.json").read_text())["match"] == "kc-1"

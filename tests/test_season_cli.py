@@ -58,7 +58,7 @@ def test_players_and_grants_from_files_in_one_command_each(sqlite_url, tmp_path)
     bad.write_text(json.dumps([{"player": "ann", "amount": 1, "reason": "x"},
                                {"player": "zed", "amount": 1, "reason": "x"}]))
     refused = run(sqlite_url, "season", "grant", "s", "--file", str(bad))
-    assert (refused.exit_code, refused.output) == (2, "error: unknown_player: 'zed' is not in "
+    assert (refused.exit_code, refused.output) == (2, "error: unknown_player: “zed” is not in "
                                                       "season s\n")
     assert json.loads(ok(sqlite_url, "season", "show", "s", "--player", "ann", "--json")
                       .output)["players"][0]["garnets"] == 5

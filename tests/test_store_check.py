@@ -155,8 +155,8 @@ def test_deleted_last_rows_under_a_signed_checkpoint_are_named_and_never_exporte
                    {"amount": 1}).message.startswith(said)
     result = CliRunner().invoke(cli, ["--db", played, "export", "m1", "--public", "-o", "-"])
     assert (result.exit_code, result.output) == (2, f"error: missing_entry: {said}; the store "
-                                                    "was changed outside Arbiter; `arbiter "
-                                                    "check` tells more\n")
+                                                    "was changed outside Arbiter; arbiter "
+                                                    "check tells more\n")
     assert check(played) == (1, f"FAILED missing_entry: {said}\n")
 
 

@@ -48,8 +48,8 @@ in_file = click.Path(dir_okay=False)
 def required_signer(path: str | None) -> Signer:
     signer = signer_from(path)
     if signer is None:
-        raise AuditError("no_host_key", f"no key file at ./{DEFAULT_KEY}: run `arbiter init` "
-                         "(or `arbiter keys generate`), or pass --key PATH")
+        raise AuditError("no_host_key", f"no key file at ./{DEFAULT_KEY}: run arbiter init "
+                         "(or arbiter keys generate), or pass --key PATH")
     return signer
 
 

@@ -46,9 +46,13 @@ def app_of(ctx: click.Context, signing: bool = True) -> Arbiter:
 
 
 def one_line(error: BaseException, url: str | None) -> str | None:
-    """`CODE: message` for a failure that is the input's or the store's, not a bug (None)."""
+    """`CODE: message` for a failure that is the input's or the store's, not a bug (None).
+    The message in plain words (projections/words.py): a command it names as it is typed,
+    without backticks; a name in a reader's quotes, not a repr's."""
     if isinstance(error, RuleViolation | AuditError) or _is(error, "audit.notes", "NoteError"):
-        return f"{error.code}: {error.message}"
+        from projections.words import plain
+
+        return f"{error.code}: {plain(error.message)}"
     if _is(error, "pydantic", "ValidationError"):
         first = error.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "file"

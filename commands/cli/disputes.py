@@ -48,7 +48,7 @@ def viewer_for(audit: Audit, source: str, viewer: str) -> str:
     """A public bundle shows the public view: asked for another, say so and show that."""
     if audit.match is None and viewer in ("host", *audit.header.players):
         click.echo(f"note: {source} is a public bundle, so it shows the public view; "
-                   f"{viewer}'s view needs the full bundle (`arbiter export MATCH --full`)",
+                   f"{viewer}'s view needs the full bundle (arbiter export MATCH --full)",
                    err=True)
         return "public"
     return viewer

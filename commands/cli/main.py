@@ -79,8 +79,8 @@ class Arbitrated(click.Group):
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as error:
             where = error.ctx.command_path if error.ctx else "arbiter"
-            click.echo(f"error: invalid_usage: {error.format_message()} (see `{where} "
-                       "--help`)", err=True)
+            click.echo(f"error: invalid_usage: {error.format_message()} (see {where} "
+                       "--help)", err=True)
             code = error.exit_code
         except click.ClickException as error:
             error.show()

@@ -62,7 +62,7 @@ class GameHelp(click.Command):
         if not match_id:
             formatter.write_paragraph()
             formatter.write_text("Give MATCH with --help to list its game's commands; "
-                                 "`arbiter games GAME` lists any game's.")
+                                 "arbiter games GAME lists any game's.")
             return
         try:
             game = game_of(app_of(ctx, signing=False), match_id)
@@ -186,10 +186,13 @@ def match_create(ctx: click.Context, match_id: str, season_name: str, game: str,
             "players": genesis["players"], "seed_commitment": genesis["seed_commitment"],
             "from": from_match, "final": final, "unsigned": unsigned,
             "host_key": None if unsigned or app.signer is None else app.signer.verifier_key()}
+    from projections.words import game_name
+
     what = (f"the Death Match from {from_match}" if from_match else
             "the Final Match" if final else "a match")
     render.show(data, as_json, lambda: [
-        f"match {match_id} created: {what} of {game} for {len(data['players'])} players in "
+        f"match {match_id} created: {what} of {game_name(game)} for {len(data['players'])} "
+        "players in "
         f"season {season_name}",
         render.pairs([("players", data["players"]),
                       ("seed commitment", data["seed_commitment"]),

@@ -8,7 +8,7 @@ NO_COLOR is honoured. Rich is imported only when text is printed.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -182,16 +182,24 @@ def audience(value: Any) -> str:
 
 
 def events_table(events: list[dict[str, Any]], title: str | None = "events") -> Table:
+    """Entries in words: the kind as a phrase ("vote cast"), the details as the story's."""
+    from projections import story, words
+
     table = new_table("#", "round", "event", "by", "seen by", "details", title=title)
     for e in events:
-        table.add_row(str(e["seq"]), str(e["round"]), e["kind"], e.get("actor") or "-",
-                      audience(e["audience"]), cell(e["data"]))
+        data = e["data"]
+        details = words.command("", str(data.get("name")), data.get("args") or {}) \
+            if e["kind"] == "CommandAccepted" else story.compact(data)
+        table.add_row(str(e["seq"]), str(e["round"]), words.readable(e["kind"]),
+                      e.get("actor") or "-", audience(e["audience"]), details)
     return table
 
 
 def event_line(event: dict[str, Any]) -> str:
-    return (f"#{event['seq']} round {event['round']} {event['kind']} (seen by "
-            f"{audience(event['audience'])}): {cell(event['data'])}")
+    from projections import story, words
+
+    return (f"#{event['seq']} round {event['round']} {words.readable(event['kind'])} (seen by "
+            f"{audience(event['audience'])}): {story.compact(event['data'])}")
 
 
 def seen_by(viewer: str) -> str:
@@ -220,23 +228,33 @@ def view(data: dict[str, Any], when: str, extra: Iterable[tuple[str, Any]] = ()
         lines.append(board)
     for chapter in story.chapters(data):
         lines.append(f"\n{chapter['title']}")
-        lines.append(bullets(chapter["lines"]))
+        lines.append(Bullets(chapter["lines"]))
     extras = list(extra)
     if extras:
         lines.append(pairs(extras))
     return lines
 
 
-def bullets(lines: Iterable[str]) -> Table:
-    """Sentences as a list, each wrapped under itself."""
-    from rich.table import Table
+class Bullets:
+    """Sentences as a list, each wrapped at its spaces under itself to the terminal's width
+    (a long match tells a thousand of them: plain wrapping keeps `view` quick)."""
 
-    table = Table.grid(padding=(0, 1))
-    table.add_column(no_wrap=True)
-    table.add_column()
-    for line in lines:
-        table.add_row(" -", line)
-    return table
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.lines = list(lines)
+
+    def __rich_console__(self, console: Console, options: Any) -> Iterator[Any]:
+        import textwrap
+
+        from rich.text import Text
+
+        width = max(20, options.max_width - 3)
+        told = []
+        for line in self.lines:
+            wrapped = textwrap.wrap(line, width, break_long_words=False,
+                                    break_on_hyphens=False) or [""]
+            told.append(" - " + "\n   ".join(wrapped))
+        yield Text("\n".join(told))
+
 
 
 def scoreboard(data: dict[str, Any]) -> Table | None:
@@ -255,11 +273,36 @@ def scoreboard(data: dict[str, Any]) -> Table | None:
 
 # -- outcomes and results -------------------------------------------------------------------
 
+def told(value: Any, ids: set[str]) -> str:
+    """A game's result detail in words: keys and codes made readable (`decided_by:
+    party_vote` -> "decided by party vote"), the players' ids kept as typed, nested values in
+    parentheses, so it wraps as text and never as a table cropped to the terminal."""
+    from projections import words
+
+    if isinstance(value, dict):
+        return ", ".join(f"{words.readable(k) if k not in ids else k} {nested_told(v, ids)}"
+                         for k, v in value.items()) or "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(nested_told(v, ids) for v in value) or "none"
+    if isinstance(value, str) and value not in ids:
+        return words.code_or_text(value)
+    return words.value(value)
+
+
+def nested_told(value: Any, ids: set[str]) -> str:
+    inner = told(value, ids)
+    return f"({inner})" if isinstance(value, dict | list | tuple) and len(value) > 1 else inner
+
+
 def outcome(result: Outcome, actor: str, name: str) -> list[RenderableType]:
     first, last = result.seqs[0], result.seqs[-1]
     entries = f"entry #{first}" if first == last else f"entries #{first} to #{last}"
+    from projections import words
+
     who = "the host" if actor == "host" else actor
-    lines: list[RenderableType] = [f"accepted: {who}'s {name}, {entries}"]
+    sent = next((e["data"] for e in result.told if e["kind"] == "CommandAccepted"), None)
+    what = words.command("", name, sent.get("args") or {}) if sent else words.readable(name)
+    lines: list[RenderableType] = [f"accepted: {who}'s {what}, {entries}"]
     if result.receipt:
         lines.append(f"receipt: entry #{result.receipt.seq}, hash {result.receipt.hash} "
                      "(the whole receipt: --json, or --receipt FILE)")
@@ -269,8 +312,14 @@ def outcome(result: Outcome, actor: str, name: str) -> list[RenderableType]:
 
 
 def results(data: dict[str, Any], reveals: bool = True) -> list[RenderableType]:
-    state = f"ended, outcome {data['outcome']}" if data["ended"] else "not ended yet"
-    lines: list[RenderableType] = [f"{data['game']} match {data['match']}: {state}"]
+    from projections import words
+
+    said = words.outcome(data["game"], {"outcome": data["outcome"], "ranks": {
+        row["player"]: row["rank"] for row in data["players"] if row["rank"] is not None}})
+    state = f"over: {said}" if data["ended"] and said else "over" if data["ended"] \
+        else "not over yet"
+    lines: list[RenderableType] = [
+        f"{words.game_name(data['game'])}, match {data['match']}: {state}"]
     table = new_table("player", "rank", "ToL", "garnets", "Opal", "MoE", "EC", "Death Match")
     for row in data["players"]:
         table.add_row(row["player"], cell(row["rank"]), str(row["tol"]),
@@ -278,7 +327,9 @@ def results(data: dict[str, Any], reveals: bool = True) -> list[RenderableType]:
                       "EC" if row["ec"] else "", "entrant" if row["dm_entrant"] else "")
     lines.append(table)
     if data["details"]:
-        lines.append(pairs(data["details"].items()))
+        ids = {row["player"] for row in data["players"]}
+        lines.append(pairs((words.readable(k), told(v, ids))
+                           for k, v in data["details"].items()))
     if reveals:
         for block_ in data["rounds"]:
             lines.append(events_table(

@@ -20,7 +20,6 @@ import click
 from commands.cli import render
 from commands.cli.console import app_of, json_option, now
 from domain.errors import RuleViolation
-from projections import words
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -293,6 +292,8 @@ def season_text(data: dict[str, Any]) -> list[Any]:
 
 
 def standings_table(data: dict[str, Any]) -> Table:
+    from projections import words
+
     garnets = any("garnets" in row for row in data["players"])
     table = render.new_table("player", "status", "ToL", "Opal", "MoE", "EC", "DM",
                              *(["garnets"] if garnets else []), "left in", title="standings")
@@ -323,6 +324,8 @@ def matches_table(data: dict[str, Any]) -> Table:
 
 def match_kind(m: dict[str, Any]) -> str:
     """A Death Match and the Final are Tile Joust's: their kind says it."""
+    from projections import words
+
     if m["from"]:
         return f"{KINDS[m['kind']]} from {m['from']}"
     return KINDS[m["kind"]] if m["kind"] == "final_match" else \
@@ -338,6 +341,8 @@ def pairing(m: dict[str, Any]) -> str:
 
 
 def match_result(m: dict[str, Any]) -> str:
+    from projections import words
+
     if m["abandoned"]:
         return "abandoned"
     if not m["ended"]:
@@ -369,6 +374,8 @@ def data_order(data: dict[str, Any], player: str) -> int:
 
 
 def what(line: dict[str, Any]) -> str:
+    from projections import words
+
     kind, cause = line["kind"], line.get("cause") or {}
     if kind == "PlayerRegistered":
         return "registered"

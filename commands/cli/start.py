@@ -112,7 +112,7 @@ def init_text(data: dict[str, Any]) -> list[Any]:
         ("store key", store_key_text(data["store_key"])),
         ("origins", origin_text(data["origin"])),
         ("host token", f"{token['token']}  (shown once: keep it for the HTTP API)"
-         if token["created"] else "kept (`arbiter tokens host` makes a new one)"),
+         if token["created"] else "kept (arbiter tokens host makes a new one)"),
     ]
     return [render.pairs(rows),
             "publish this verifier key where your players read: every checkpoint is signed "
@@ -131,14 +131,14 @@ def init_text(data: dict[str, Any]) -> list[Any]:
 def origin_text(origin: dict[str, Any]) -> str:
     prefix = origin["prefix"]
     said = (f"{prefix}/season/ID and {prefix}/match/ID: " + (
-        "chosen now, no other host's (`arbiter season origin DOMAIN` puts your domain in its "
+        "chosen now, no other host's (arbiter season origin DOMAIN puts your domain in its "
         "place for the seasons to come)" if origin["chosen"] else "kept"))
     return said
 
 
 def store_key_text(store_key: dict[str, Any]) -> str:
     if store_key["clear"]:
-        return ("none: the store holds events written in the clear; `arbiter store encrypt` "
+        return ("none: the store holds events written in the clear; arbiter store encrypt "
                 f"makes {store_key['file']} and encrypts them")
     return f"{store_key['file']}: " + (
         "created (mode 0600): every event is encrypted with it; keep it secret, back it up"
@@ -178,7 +178,7 @@ def demo_command(ctx: click.Context, seeds_dir: str | None, key_path: str | None
     say: Callable[..., None] = (lambda *_: None) if as_json else render.out
     say(render.pairs([
         ("store", store_name(url)),
-        ("host key", f"{key.path}: " + ("created as `arbiter init` makes it (mode 0600)"
+        ("host key", f"{key.path}: " + ("created as arbiter init makes it (mode 0600)"
                                         if key.created else "kept")),
         ("store key", store_key_text(store_key)),
         ("origins", origin_text({"prefix": prefix, "chosen": chosen}))]),

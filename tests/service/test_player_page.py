@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from service_harness import eventually
 
+from commands.cli.matchfile import load, prepare_season
 from commands.service.arbiter import Arbiter
 from commands.service.tokens import Tokens
 from commands.web.app import create_app
@@ -18,7 +20,9 @@ from commands.web.worker import Settings
 from domain.decider import HOST
 from projections.views import view
 from tests.support.host_key import SIGNER
+from tests.support.words_check import in_layout, offences, visible
 
+SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 PLAYERS = ["ann", "bob", "cy", "di", "ed", "flo", "gus", "hal", "ivy", "jo", "kit"]
 
 
@@ -92,6 +96,9 @@ def test_the_page_says_what_was_sent_the_deadline_and_who_is_waited_for(live):
     # The private section names its rounds as the story does.
     told = said[said.index("Told to you alone"):said.index("Your submissions")]
     assert "Round 1: game 1, election round 1" in told and "after game 0" not in told
+    # A live page, its forms and their labels included, is in words (test_words.py holds
+    # the finished seeds).
+    assert offences(visible(page), allowed=tuple(PLAYERS)) == [] and in_layout(page)
 
 
 def test_a_spend_is_asked_first_in_words(live):
@@ -105,3 +112,43 @@ def test_a_spend_is_asked_first_in_words(live):
     assert "Spend 8 garnets on your question to the Judge about ann?" in said
     assert "a spend is not given back" in said
     assert "_" not in said.replace("kc", "")
+
+
+def test_a_move_that_acts_at_once_is_asked_first(tmp_path):
+    """Tile Joust's seed Death Match, opened: mira opens the first auction (the DMO starts,
+    docs/games/tile_joust.md 2.1). A bid acts the moment it is sent and is never replaced
+    (4.2), so her page asks first; once she confirms it is recorded."""
+    file = load(SEEDS / "tile_joust-dm-ec-outscores.json")
+    url = f"sqlite:///{tmp_path}/tj.db"
+    app = Arbiter(url, signer=SIGNER)
+    prepare_season(app, file)
+    app.create_match(match_id=file.match, season=file.season, game=file.game,
+                     setup={"players": file.players, **file.setup}, host_seed=file.host_seed,
+                     salt_key=file.salt_key)
+    app.submit(file.match, HOST, "open_match")
+    with TestClient(create_app(Settings(url=url, signer=SIGNER))) as client:
+        views = client.app.state.service.views  # type: ignore[attr-defined]
+        wanted = {file.match: app.match(file.match).version}
+        eventually(lambda: views.seqs(wanted) == wanted, timeout=60)
+        code = Tokens(app).issue_joins(file.match, ["mira"])["mira"]
+        client.post(f"/m/{file.match}/session", data={"token": code})
+        page = client.get(f"/m/{file.match}/me").text
+        assert "You are the DMO: you start, and you win a tie on points." in text_of(page)
+        csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page)[1]  # type: ignore[index]
+        sent = {"csrf": csrf, "command": "bid", "arg.amount": "4", "id": "b1"}
+        asked = client.post(f"/m/{file.match}/me/commands", data=sent)
+        said = text_of(asked.text)
+        assert asked.status_code == 200 and "Send your bid of 4 chips?" in said
+        assert "it cannot be taken back or changed" in said
+        assert len(app.match(file.match).records) == wanted[file.match]  # nothing yet
+        done = client.post(f"/m/{file.match}/me/commands", data={**sent, "confirmed": "yes"},
+                           follow_redirects=False)
+        assert done.status_code == 303
+        assert len(app.match(file.match).records) > wanted[file.match]
+        # Now theo answers the bid (4.2: the players bid in turn): mira waits on him.
+        wanted = {file.match: app.match(file.match).version}
+        eventually(lambda: views.seqs(wanted) == wanted, timeout=60)
+        waiting = text_of(client.get(f"/m/{file.match}/me").text)
+        assert "Your bid of 4 chips is recorded for this round." in waiting
+        assert "Waiting for the other player to act." in waiting
+    app.close()

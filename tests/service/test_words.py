@@ -6,6 +6,7 @@ in the site's layout; no word cut across two lines of an 80-column terminal."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Iterator
@@ -16,9 +17,11 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from pages_harness import FILES, last_round, play_seeds
+from rich.console import Console
 from service_harness import eventually
 
 from audit import keys
+from commands.cli import render
 from commands.cli.main import cli
 from commands.cli.seasonfile import load_season, play_season
 from commands.service.arbiter import Arbiter
@@ -28,8 +31,10 @@ from commands.web.pages import templating
 from commands.web.pages.player import seen_by
 from commands.web.pages.public import told
 from commands.web.worker import Settings
-from domain.decider import HOST, PUBLIC
+from domain.decider import PUBLIC
+from projections.announcement import SEPARATOR, announcement
 from projections.inbox import inbox
+from projections.story import chapters
 from projections.views import view
 from tests.support.host_key import SIGNER
 from tests.support.words_check import in_layout, offences, split_words, visible
@@ -161,9 +166,12 @@ def unfenced(markdown: str) -> str:
 PLAIN = ("announce", "checkpoint")  # printed as they are, never laid out to the terminal
 
 
-def cli_offences(seeded: dict[str, Any], allowed: tuple[str, ...], *args: str) -> list[str]:
+def cli_offences(seeded: dict[str, Any], allowed: tuple[str, ...], *args: str,
+                 laid_out: bool = True) -> list[str]:
+    """What `args` prints 80 columns wide that is not words; with `laid_out`, also each word
+    cut across two lines (against the same printed 1,000 columns wide)."""
     narrow = printed(seeded, 80, *args)
-    if args[0] in PLAIN:
+    if args[0] in PLAIN or not laid_out:
         return offences(unfenced(narrow) if args[0] == "announce" else narrow, allowed)
     cut = split_words(narrow, printed(seeded, 1000, *args))
     return [*offences(narrow, allowed), *(f"a word cut across lines: {w}" for w in cut)]
@@ -177,16 +185,18 @@ def test_every_printing_command_on_every_seed(seeded, tmp_path):
     allowed = (*ids(app), "spring")
     found: dict[str, list[str]] = {}
 
-    def check(*args: str) -> None:
-        said = cli_offences(seeded, allowed, *args)
+    def check(*args: str, laid_out: bool = True) -> None:
+        said = cli_offences(seeded, allowed, *args, laid_out=laid_out)
         if said:
             found[" ".join(args)] = said
 
     for match_id in MATCHES:
         match = app.match(match_id)
-        for round in range(last_round(match) + 1):
+        last = last_round(match)
+        for round in (0, last // 2, last):
             check("view", match_id, "--round", str(round))
             check("announce", match_id, "--round", str(round))
+        check("view", match_id)
         check("view", match_id, "--host")
         for player in players(app, match_id):
             check("view", match_id, "--player", player)
@@ -204,6 +214,41 @@ def test_every_printing_command_on_every_seed(seeded, tmp_path):
     season = tmp_path / "spring.jsonl"
     printed(seeded, 80, "export", "--season", "spring", "--public", "-o", str(season))
     check("verify", str(season))
+    assert not found, summary(found)
+
+
+def terminal(renderables: list[Any], width: int) -> str:
+    """What `arbiter view` prints, `width` columns wide (its renderer, on a view in hand)."""
+    out = io.StringIO()
+    console = Console(file=out, width=width, markup=False, emoji=False, highlight=False,
+                      color_system=None)
+    for renderable in renderables:
+        console.print(render.fitted(renderable, width))
+    return out.getvalue()
+
+
+def test_every_round_of_every_seed_as_view_and_announce_tell_it(seeded):
+    """Every round of every match, for the public and for each player, through the renderers
+    `arbiter view` and `arbiter announce` run (the commands themselves, on a sample of rounds,
+    above: what differs is only where the view is read from)."""
+    app = seeded["app"]
+    allowed = (*ids(app), "spring")
+    found: dict[str, list[str]] = {}
+    for match_id in MATCHES:
+        match = app.match(match_id)
+        notes = app.checkpoints(match_id).notes
+        for round in range(last_round(match) + 1):
+            for viewer in (PUBLIC, *players(app, match_id)):
+                data = view(match, viewer, round)
+                drawn = render.view(data, f"saw it at the end of round {round}")
+                narrow = terminal(drawn, 80)  # the layout: the public's, whose story is longest
+                cut = split_words(narrow, terminal(drawn, 1000)) if viewer == PUBLIC else []
+                said = [*offences(narrow, allowed), *(f"a word cut: {w}" for w in cut)]
+                if viewer == PUBLIC and any(c["round"] == round for c in chapters(data)):
+                    chat = SEPARATOR.join(announcement(data, round, notes))
+                    said.extend(offences(unfenced(chat), allowed))
+                if said:
+                    found[f"{match_id} {viewer} round {round}"] = said
     assert not found, summary(found)
 
 
@@ -226,4 +271,3 @@ def test_the_check_finds_what_it_is_for():
     assert offences("kc_1 voted", allowed=("kc_1",)) == []
     assert split_words("alice bob grac\ne carol", "alice bob grace carol") == ["e", "grac"]
     assert not in_layout("<html><body><p>no layout</p></body></html>")
-    assert HOST == "host"

@@ -58,8 +58,9 @@ def visible(html: str) -> str:
 
 def offences(text: str, allowed: tuple[str, ...] = ()) -> list[str]:
     """Each code-like thing in `text`, with a little context; `allowed`: words the reader
-    types as they are (a match id, a player id)."""
+    types as they are (a match id, a player id; paths and URLs always are)."""
     found = []
+    text = re.sub(r"\S*/\S*", "", text)  # a path, a URL, a rules version: typed as it is
     for what, pattern in OFFENCES.items():
         for hit in pattern.finditer(text):
             if hit.group(0) in allowed:

@@ -4,6 +4,8 @@ that asks for a path nobody serves gets the page too."""
 
 from __future__ import annotations
 
+import json
+from inspect import isawaitable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -11,9 +13,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from starlette.exceptions import HTTPException
 
-from commands.web.errors import HTTP_CODES, ApiError, clip, status_of
+from commands.web.errors import clip
 from commands.web.pages.templating import page
-from domain.errors import RuleViolation
 from projections import words
 
 PAGES = ("/m/", "/s/", "/host", "/rules")
@@ -60,33 +61,35 @@ def invalid_words(error: RequestValidationError) -> str:
 
 
 def install(app: FastAPI) -> None:
-    """After `commands.web.errors.install`: the same failures, as pages on the pages' paths."""
-    as_json = dict(app.exception_handlers)
+    """After `commands.web.errors.install`: each failure it answers in JSON (a refusal, a bad
+    query, an unknown path, a busy or unreachable store, an audit failure), as a page on the
+    pages' paths, with the same status and code. A bug stays the API's 500."""
+    as_json = {kind: handler for kind, handler in app.exception_handlers.items()
+               if kind not in (Exception, 500)}
 
     async def refused(request: Request, error: Exception) -> Response:
-        status = error.status if isinstance(error, ApiError) else \
-            error.status_code if isinstance(error, HTTPException) else \
-            422 if isinstance(error, RequestValidationError) else \
-            status_of(error.code) if isinstance(error, RuleViolation) else 500
+        handler = next(as_json[kind] for kind in type(error).__mro__ if kind in as_json)
+        answered = handler(request, error)
+        answer = await answered if isawaitable(answered) else answered
+        status = answer.status_code
         if not wants_page(request, status):
-            return as_json[type(error)](request, error)
-        if isinstance(error, RuleViolation):
-            return problem_page(status, error.code, error.message)
+            return answer
+        said = json.loads(bytes(answer.body))
         if isinstance(error, RequestValidationError):
             return problem_page(422, "invalid_input", invalid_words(error))
-        if isinstance(error, HTTPException):
-            said = "nothing is served at this address" if status == 404 else str(error.detail)
-            return problem_page(status, HTTP_CODES.get(status, "http_error"), said)
-        assert isinstance(error, ApiError)
         join = join_of(request) if status == 401 else None
-        said = error.message
-        if status == 401:
-            said = "open the host's link: arbiter tokens host prints it" \
+        told = str(said["message"])
+        if isinstance(error, HTTPException) and status == 404:
+            told = "nothing is served at this address"
+        elif status == 401:
+            told = "open the host's link: arbiter tokens host prints it" \
                 if join == "/host/join" else "ask the host for your link: it opens your page " \
                                             "and keeps you signed in"
-        answer = problem_page(status, error.code, said, join)
-        answer.headers.update(error.headers)
-        return answer
+        shown = problem_page(status, said["error"], told, join)
+        # What the API's answer says beside its body (Retry-After on a limit or a busy store).
+        shown.headers.update({k: v for k, v in answer.headers.items()
+                              if not k.lower().startswith("content-")})
+        return shown
 
-    for kind in (RuleViolation, ApiError, RequestValidationError, HTTPException):
+    for kind in as_json:
         app.add_exception_handler(kind, refused)

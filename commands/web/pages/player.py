@@ -138,6 +138,10 @@ def standing_now(game: str, receipts: list[dict[str, Any]], forms: list[dict[str
                          "the round closes, by sending it again.")
         else:
             lines.append(f"Your {r['said']} is recorded for this round.")
+    if game in words.FINAL:  # moves that act at once: the match waits on one player at a time
+        if not forms:
+            lines.append("Waiting for the other player to act.")
+        return lines
     if mine and not forms:
         lines.append("You have acted: waiting for the others until the round closes.")
     elif mine:

@@ -386,11 +386,11 @@ class Teller:
             if self.winner == "king":
                 prizes = data["awards"][self.king]
                 told.append(
-                    f"{self.king} wins {prizes['tol']} ToL and "
+                    f"{self.king} wins {plural(prizes['tol'], 'Token')} of Life and "
                     f"{plural(prizes['garnets'], 'garnet')}."
                 )
             else:
-                told += wrapped("1 ToL and 2 garnets each for ", list(data["awards"]))
+                told += wrapped("1 Token of Life and 2 garnets each for ", list(data["awards"]))
         return told
 
     def trade_freeze_started(self, datas: list[Data]) -> list[str]:
@@ -408,9 +408,9 @@ class Teller:
                 self.tol[self.king] -= 2
             how = "by default" if data["defaulted"] else "his choice"
             told += [
-                f"The King's gift ({how}): 1 ToL to {data['duke']}, a Duke.",
-                f"The King's gift ({how}): 1 ToL to {data['noble']}, a Noble.",
-                "The King keeps 1 ToL of his 3.",
+                f"The King's gift ({how}): 1 Token of Life to {data['duke']}, a Duke.",
+                f"The King's gift ({how}): 1 Token of Life to {data['noble']}, a Noble.",
+                "The King keeps 1 of his 3 Tokens of Life.",
             ]
         return told
 
@@ -464,7 +464,7 @@ class Teller:
             told += wrapped("Ranked 2nd: ", middle)
             if self.ec:
                 told.append(f"Ranked 3rd: {self.ec}, the Elimination Candidate.")
-            told += wrapped("ToL: ", [f"{p} {n}" for p, n in self.tol.items() if n])
+            told += wrapped("Tokens of Life: ", [f"{p} {n}" for p, n in self.tol.items() if n])
             told.append(f"Opal: {self.opal or 'nobody'}.")
             told.append(f"EC: {self.ec or 'not decided'}. DMO: {self.dmo or 'not recorded'}.")
         if self.early_kings:

@@ -163,16 +163,17 @@ def test_the_kings_win_as_its_notes_tell_it(played):
     told(match, "public", 4, "heidi joins the court 4th, with 6 votes. Not the King.")
     told(match, "public", 5, "grace joins the court 5th, with 5 votes. grace is the King!",
          "Game 1 is over: 2 Dukes and 2 Nobles in the court besides the King.",
-         "The King wins.", "grace wins 3 ToL and 2 garnets.",
+         "The King wins.", "grace wins 3 Tokens of Life and 2 garnets.",
          "Tied for the lowest EC score: erin, ken.",
          "EC scores, votes + election bonus: alice 3+5, bob 4+3, carol 4+0, dave 2+0, "
          "erin 1+0, frank 5+4, heidi 8+2, ivan 7+0, judy 2+0, ken 1+0.")
-    told(match, "public", 6, "The King's gift (his choice): 1 ToL to dave, a Duke.",
-         "The King's gift (his choice): 1 ToL to ken, a Noble.",
+    told(match, "public", 6, "The King's gift (his choice): 1 Token of Life to dave, a Duke.",
+         "The King's gift (his choice): 1 Token of Life to ken, a Noble.",
+         "The King keeps 1 of his 3 Tokens of Life.",
          "erin is the Elimination Candidate, by the winning party's vote.",
          "ken is recorded as the DMO: erin's opponent.",
          "Ranked 1st: grace.", "Ranked 3rd: erin, the Elimination Candidate.",
-         "ToL: grace 1, dave 1, ken 1.", "Opal: nobody.")
+         "Tokens of Life: grace 1, dave 1, ken 1.", "Opal: nobody.")
     # What each was told alone.
     told(match, "grace", 0, "In game 1 you are the King.")
     told(match, "grace", 1, "The Judge says alice is a Duke.", "The Judge says ken is a Duke.")
