@@ -8,6 +8,7 @@ level upward.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from hashlib import sha256
 
 from domain.merkle import EMPTY_ROOT, TreeBuilder, leaf_hash, node_hash
 
@@ -21,6 +22,26 @@ def root(leaves: Iterable[bytes]) -> bytes:
     """MTH of the leaves; SHA-256("") when there are none."""
     hashes = [leaf_hash(data) for data in leaves]
     return _mth(hashes) if hashes else EMPTY_ROOT
+
+
+def aligned_subtrees(start: int, leaves: Sequence[bytes]) -> list[tuple[bytes, int]]:
+    """The leaves at positions `start` on as the fewest perfect subtrees each aligned to its own
+    size, in order, as (root, height): what TreeBuilder.append_subtree takes to append them."""
+    level = [sha256(b"\x00" + data).digest() for data in leaves]
+    found: list[tuple[bytes, int]] = []
+    end = start + len(level)
+    while start < end:
+        height = (start & -start).bit_length() - 1 if start else end.bit_length()
+        while start + (1 << height) > end:
+            height -= 1
+        block = level[:1 << height]
+        del level[:1 << height]
+        while len(block) > 1:
+            block = [sha256(b"\x01" + left + right).digest()
+                     for left, right in zip(block[::2], block[1::2], strict=True)]
+        found.append((block[0], height))
+        start += 1 << height
+    return found
 
 
 def inclusion_proof(index: int, leaves: Sequence[bytes]) -> list[bytes]:

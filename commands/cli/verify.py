@@ -5,7 +5,6 @@ by anyone, with no store and no network. docs/audit.md has the formats and failu
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,8 +30,10 @@ def register(cli: click.Group) -> None:
 @click.command("verify", short_help="Verify an audit bundle or a tiled log.")
 @click.argument("file", metavar="FILE|TILES")
 @vkey_option
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes for a public match bundle file (one per core).")
 @json_option
-def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
+def verify_command(file: str, vkey: str | None, jobs: int, as_json: bool) -> None:
     """Verify an audit bundle (a match's or a season's) offline, with no store and no network:
     exit 0 with a report, or 1 naming the first failure (docs/audit.md lists the codes).
 
@@ -43,9 +44,11 @@ def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
     As a witness would, it remembers each origin it verified: the key that signed it (the
     first time, --key or the key the bundle names) and its largest checkpoint. A later bundle
     of that origin signed by another key, or rolled back to an older checkpoint, fails
-    (the file: $ARBITER_KNOWN_KEYS, else ~/.config/arbiter/known_origins)."""
+    (the file: $ARBITER_KNOWN_KEYS, else ~/.config/arbiter/known_origins).
+
+    --jobs N splits a public match bundle file's hashing and signature checks over N worker
+    processes; the checks, their order and the codes are the same."""
     from audit import witness
-    from audit.any_bundle import verify_any
 
     path = witness.known_origins_file()
     known = witness.load(path)
@@ -70,12 +73,14 @@ def verify_command(file: str, vkey: str | None, as_json: bool) -> None:
         pinned = key or (vkey_of(seen.key) if seen is not None else None)
         with ExitStack() as stack:
             if tiled is None:
-                stream: Iterable[bytes] = stack.enter_context(open(file, "rb"))
-            else:
-                from audit.tiles_bundle import bundle_lines
+                from audit.parallel_verify import verify_file
 
-                stream = bundle_lines(tiled)
-            return verify_any(stream, pinned, progress=progress_bar(stack), seen=seen)
+                return verify_file(file, pinned, jobs, progress_bar(stack), seen)
+            from audit.any_bundle import verify_any
+            from audit.tiles_bundle import bundle_lines
+
+            return verify_any(bundle_lines(tiled), pinned, progress=progress_bar(stack),
+                              seen=seen)
 
     audit = judged(check, as_json)
     signed = signed_checkpoint(audit)
