@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import gc
+import io
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -662,9 +663,7 @@ class Run:
 def split_lines(data: bytes) -> list[bytes]:
     """The lines of `data` as a binary file yields them: each with its newline, the last
     without one if `data` does not end in one."""
-    lines = [raw + b"\n" for raw in data.split(b"\n")]
-    lines[-1] = lines[-1][:-1]
-    return lines if lines[-1] else lines[:-1]
+    return io.BytesIO(data).readlines()
 
 
 def ordinary_run(lines: list[bytes], taken: int, sealed: SealedLines, match: str, round: int,
