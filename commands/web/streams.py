@@ -13,7 +13,6 @@ from typing import Annotated
 
 from fastapi import Header, Query
 from sse_starlette.sse import EventSourceResponse
-from starlette.concurrency import run_in_threadpool
 
 from commands.web.worker import Service
 
@@ -33,7 +32,7 @@ def stream(svc: Service, match_id: str, viewer: str, after: int,
         try:
             while not svc.hub.closed:
                 listener.event.clear()
-                found = await run_in_threadpool(svc.views.entries_since, match_id, viewer, last)
+                found = await svc.hub.since(match_id, viewer, last, svc.views.entries_since)
                 for entry in found:
                     yield {"event": "entry", "id": str(entry["seq"]), "data": json.dumps(entry)}
                     last = entry["seq"]
