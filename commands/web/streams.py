@@ -25,18 +25,23 @@ def stream(svc: Service, match_id: str, viewer: str, after: int,
            last_event_id: str | None) -> EventSourceResponse:
     if last_event_id is not None and last_event_id.isdigit():
         after = int(last_event_id)
-    listener = svc.hub.listen(match_id)
+    listener = svc.hub.listen(match_id, viewer, after)
 
     async def entries() -> AsyncIterator[dict[str, str]]:
-        last = after
         try:
-            while not svc.hub.closed:
-                listener.event.clear()
-                found = await svc.hub.since(match_id, viewer, last, svc.views.entries_since)
+            found = await svc.hub.since(match_id, viewer, after)
+            while True:
                 for entry in found:
                     yield {"event": "entry", "id": str(entry["seq"]), "data": json.dumps(entry)}
-                    last = entry["seq"]
-                await listener.event.wait()
+                    listener.after = entry["seq"]
+                if svc.hub.closed:
+                    return
+                await listener.event.wait()  # the hub hands it what is new, or it closes
+                listener.event.clear()
+                if svc.hub.closed:
+                    return
+                # nothing handed: the hub could not read the views, the stream reads itself
+                found = listener.take() or await svc.hub.since(match_id, viewer, listener.after)
         finally:
             svc.hub.leave(match_id, listener)
 

@@ -1,5 +1,5 @@
-"""The hub's shared reads: streams woken together that would read the same read once; a new
-length of the log, another viewer or another starting seq reads again."""
+"""The hub reads what is new once for the streams that would read the same, and wakes only
+the streams it found something for, handing them the entries."""
 
 from __future__ import annotations
 
@@ -10,70 +10,81 @@ from typing import Any
 from commands.web.hub import Hub
 
 
-class Lengths:
-    """The one thing the hub asks of the views: each watched match's projected length."""
+class Views:
+    """What the hub asks of the views: each watched match's projected length, and the entries
+    a viewer may read after a seq (here the public reads the even seqs alone), counted."""
 
     def __init__(self) -> None:
         self.length = {"m": 3}
+        self.reads: list[tuple[str, int]] = []
+        self.lock = threading.Lock()
 
     def seqs(self, matches: list[str]) -> dict[str, int]:
         return {m: self.length[m] for m in matches if m in self.length}
 
-
-class Reads:
-    """A read of the views that takes a while, counted, and says which length it saw."""
-
-    def __init__(self, lengths: Lengths) -> None:
-        self.lengths, self.calls = lengths, 0
-        self.lock = threading.Lock()
-
-    def __call__(self, match_id: str, viewer: str, after: int) -> list[dict[str, Any]]:
+    def entries_since(self, match_id: str, viewer: str, after: int) -> list[dict[str, Any]]:
         with self.lock:
-            self.calls += 1
-        threading.Event().wait(0.05)
+            self.reads.append((viewer, after))
+        threading.Event().wait(0.02)
         return [{"seq": seq, "viewer": viewer}
-                for seq in range(after + 1, self.lengths.length[match_id] + 1)]
+                for seq in range(after + 1, self.length[match_id] + 1)
+                if viewer != "public" or seq % 2 == 0]
 
 
-def test_a_thousand_streams_woken_together_read_once_per_viewer_and_length():
-    lengths = Lengths()
-    hub, read = Hub(lengths), Reads(lengths)  # type: ignore[arg-type]
+async def settled() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+
+
+def seqs(entries: list[dict[str, Any]]) -> list[int]:
+    return [e["seq"] for e in entries]
+
+
+def test_a_thousand_streams_cost_one_read_per_viewer_and_seq_and_wake_only_when_handed():
+    views = Views()
+    hub = Hub(views)  # type: ignore[arg-type]
 
     async def run() -> None:
-        listeners = [hub.listen("m") for _ in range(1000)]
-        first = await hub.since("m", "public", 0, read)  # before any poll: read alone
-        assert read.calls == 1 and [e["seq"] for e in first] == [1, 2, 3]
+        public = [hub.listen("m", "public", 3) for _ in range(1000)]
+        bob = hub.listen("m", "bob", 3)
+        late = hub.listen("m", "public", 1)  # it has sent less: a read of its own
+        hub.poll()  # the first look: the length seen, every stream reads from where it is
+        await settled()
+        assert sorted(views.reads) == [("bob", 3), ("public", 1), ("public", 3)]
+        assert seqs(late.take()) == [2] and not any(p.event.is_set() for p in public)
+        late.after = 2
+        views.reads.clear()
+        views.length["m"] = 4  # an entry the public sees
         hub.poll()
-        found = await asyncio.gather(*(hub.since("m", "public", 0, read) for _ in range(1000)))
-        assert read.calls == 2 and all(f == first for f in found)
-        assert await hub.since("m", "public", 0, read) == first  # later, the same length
-        assert read.calls == 2
-        await hub.since("m", "bob", 0, read)  # another viewer
-        await hub.since("m", "public", 2, read)  # another starting seq
-        assert read.calls == 4
-        lengths.length["m"] = 5  # the log grew: the next poll starts new reads
+        await settled()
+        assert sorted(views.reads) == [("bob", 3), ("public", 2), ("public", 3)]
+        assert all(p.event.is_set() and seqs(p.take()) == [4] for p in public)
+        assert seqs(bob.take()) == [4] and seqs(late.take()) == [4]
+        for p in [*public, bob, late]:  # each stream sent entry 4
+            p.event.clear()
+            p.after = 4
+        views.reads.clear()
+        views.length["m"] = 5  # sealed to the public: no public stream wakes
         hub.poll()
-        found = await asyncio.gather(*(hub.since("m", "public", 3, read) for _ in range(500)))
-        assert read.calls == 5 and all([e["seq"] for e in f] == [4, 5] for f in found)
-        for listener in listeners:
+        await settled()
+        assert sorted(views.reads) == [("bob", 4), ("public", 4)]
+        assert not any(p.event.is_set() for p in public) and seqs(bob.take()) == [5]
+        for listener in [*public, bob, late]:
             hub.leave("m", listener)
 
     asyncio.run(run())
 
 
-def test_a_stream_that_goes_away_leaves_the_shared_read_to_the_others():
-    lengths = Lengths()
-    hub, read = Hub(lengths), Reads(lengths)  # type: ignore[arg-type]
+def test_entries_handed_twice_are_sent_once():
+    views = Views()
+    hub = Hub(views)  # type: ignore[arg-type]
 
     async def run() -> None:
-        listener = hub.listen("m")
-        hub.poll()
-        gone = asyncio.ensure_future(hub.since("m", "public", 0, read))
-        staying = asyncio.ensure_future(hub.since("m", "public", 0, read))
-        await asyncio.sleep(0.01)
-        gone.cancel()
-        assert [e["seq"] for e in await staying] == [1, 2, 3]
-        assert read.calls == 1
+        listener = hub.listen("m", "bob", 0)
+        listener.hand([{"seq": 1}, {"seq": 2}])
+        listener.hand([{"seq": 1}, {"seq": 2}, {"seq": 3}])  # a later read from the same seq
+        listener.after = 1  # it sent entry 1 meanwhile
+        assert seqs(listener.take()) == [2, 3] and listener.take() == []
         hub.leave("m", listener)
 
     asyncio.run(run())
