@@ -22,6 +22,8 @@ PUBLIC = [
     ("GET", "/seasons/{s}", None),
     ("GET", "/seasons/{s}/checkpoints", None),
     ("GET", "/seasons/{s}/bundle", None),
+    ("GET", "/logs/match/{m}/{path}", None),
+    ("GET", "/logs/season/{s}/{path}", None),
 ]
 PLAYER = [
     ("POST", "/matches/{m}/players/ann/commands", {"command": "bid", "args": {"amount": 3}}),
@@ -78,7 +80,7 @@ def served(pg_server):
 def call(client: Client, method: str, path: str, body: Any, match: str = "m1",
          season: str = "spring") -> tuple[int, dict[str, Any] | None]:
     """The status, and the JSON body unless it is a stream or a bundle that answered 200."""
-    url = path.format(m=match, s=season)
+    url = path.format(m=match, s=season, path="arbiter/log.json")  # a log's tiles: its own
     with client.http.stream(method, url, json=body) as response:
         if response.status_code == 200 and response.headers["content-type"].startswith(
                 ("text/event-stream", "application/x-ndjson")):
@@ -105,7 +107,7 @@ def test_public_endpoints_need_no_token_and_know_their_match(served, method, pat
     server, _, _ = served
     assert call(server.client(), method, path, body)[0] == 200
     wrong = call(server.client(), method, path, body, match="nope", season="nope")
-    assert refused(wrong, 404, "unknown_season" if "seasons" in path else "unknown_match")
+    assert refused(wrong, 404, "unknown_season" if "/season" in path else "unknown_match")
 
 
 @pytest.mark.parametrize("method, path, body", PLAYER, ids=[p for _, p, _ in PLAYER])
