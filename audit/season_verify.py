@@ -75,6 +75,7 @@ class SeasonAudit:
     match_notes: int = 0
     checkpoints: list[int] = field(default_factory=list)
     signed_root: bytes | None = None  # the last checkpoint's Merkle root
+    signed_note: str | None = None  # the last checkpoint's note, with any cosignature lines
     season: Season | None = None
 
     @property
@@ -396,6 +397,8 @@ class _SeasonVerifier:
             s.rule(d["player"], d["reason"], changes=d["changes"], status=d["status"], at=at)
         elif kind == "SeasonWon":
             s.crown(d["player"], d["match"], at=at)
+        elif kind == "WitnessKeyRegistered":
+            s.register_witness(d["player"], d["key"], at=at)
         else:
             raise AuditError("rerun_mismatch", f"the season's rules know no {kind!r}",
                              self.size)
@@ -529,6 +532,7 @@ class _SeasonVerifier:
         self.previous = (checkpoint.size, checkpoint.root)
         self.started.checkpoints.append(checkpoint.size)
         self.started.signed_root = checkpoint.root
+        self.started.signed_note = c["note"]
 
     # -- the end ----------------------------------------------------------------------------
 

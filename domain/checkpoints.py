@@ -37,6 +37,51 @@ class MatchCheckpoints(Aggregate):
         return signed[-1] if signed else None
 
 
+class MatchCosignatures(Aggregate):
+    """Witnesses' cosignature lines (c2sp.org/tlog-cosignature) of a match's checkpoints, by
+    the size of the note each cosigns: kept apart from the notes, which never change, and
+    added to them wherever a note is served (`cosigned`)."""
+
+    @staticmethod
+    def create_id(match_id: str) -> UUID:
+        return uuid5(NAMESPACE_URL, f"arbiter/cosignatures/{match_id}")
+
+    @event("Started")
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+        self.lines: dict[int, list[str]] = {}
+
+    @event("Cosigned")
+    def cosign(self, size: int, line: str) -> None:
+        """A line the caller checked: a witness's cosignature of the note of `size` entries."""
+        self.lines[size] = [*self.lines.get(size, []), line]
+
+
+class SeasonCosignatures(Aggregate):
+    """Witnesses' cosignature lines of a season's checkpoints, as `MatchCosignatures`."""
+
+    @staticmethod
+    def create_id(season: str) -> UUID:
+        return uuid5(NAMESPACE_URL, f"arbiter/season-cosignatures/{season}")
+
+    @event("Started")
+    def __init__(self, season: str) -> None:
+        self.season = season
+        self.lines: dict[int, list[str]] = {}
+
+    @event("Cosigned")
+    def cosign(self, size: int, line: str) -> None:
+        self.lines[size] = [*self.lines.get(size, []), line]
+
+
+def cosigned(note: dict[str, Any]) -> str:
+    """A note as served: the host's note, then its witnesses' cosignature lines (`notes` of
+    the service's `cosigned_notes`); still a note every verifier reads, since a signature by
+    a key it does not know is ignored."""
+    text: str = note["note"]
+    return text + "".join(note.get("cosignatures", []))
+
+
 class SeasonCheckpoints(Aggregate):
     """One signed note after each change of the season: its log, its public standings and the
     latest checkpoint of each of its matches."""

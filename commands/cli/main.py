@@ -31,6 +31,8 @@ MODULES = {
     "commands.cli.store": ("store",),
     "commands.cli.season": ("season",),
     "commands.cli.announce": ("announce",),
+    "commands.cli.discord": ("discord",),
+    "commands.cli.witness": ("witness",),
 }
 
 

@@ -30,10 +30,17 @@ def register(cli: click.Group) -> None:
 @click.command("verify", short_help="Verify an audit bundle or a tiled log.")
 @click.argument("file", metavar="FILE|TILES")
 @vkey_option
+@click.option("--witnesses", "witnesses_file", type=in_file, default=None,
+              help="A file of witnesses' verifier keys (type 0x04), one a line, or a season "
+                   "bundle: the keys its players' browsers registered.")
+@click.option("--quorum", type=click.IntRange(1), default=None,
+              help="How many of them must have cosigned the newest checkpoint "
+                   "(default: all, with --witnesses).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes for a public match bundle file (one per core).")
 @json_option
-def verify_command(file: str, vkey: str | None, jobs: int, as_json: bool) -> None:
+def verify_command(file: str, vkey: str | None, witnesses_file: str | None,
+                   quorum: int | None, jobs: int, as_json: bool) -> None:
     """Verify an audit bundle (a match's or a season's) offline, with no store and no network:
     exit 0 with a report, or 1 naming the first failure (docs/audit.md lists the codes).
 
@@ -46,9 +53,17 @@ def verify_command(file: str, vkey: str | None, jobs: int, as_json: bool) -> Non
     of that origin signed by another key, or rolled back to an older checkpoint, fails
     (the file: $ARBITER_KNOWN_KEYS, else ~/.config/arbiter/known_origins).
 
+    With --witnesses, every cosignature by a listed witness must hold and --quorum of them
+    must have cosigned the newest checkpoint (c2sp.org/tlog-cosignature), else
+    `quorum_not_met` (docs/audit.md, "Witnesses").
+
     --jobs N splits a public match bundle file's hashing and signature checks over N worker
     processes; the checks, their order and the codes are the same."""
-    from audit import witness
+    from audit import cosign, witness
+
+    if quorum is not None and witnesses_file is None:
+        raise click.UsageError("--quorum needs --witnesses FILE")
+    listed = witnesses_of(witnesses_file) if witnesses_file else None
 
     path = witness.known_origins_file()
     known = witness.load(path)
@@ -83,17 +98,64 @@ def verify_command(file: str, vkey: str | None, jobs: int, as_json: bool) -> Non
                               seen=seen)
 
     audit = judged(check, as_json)
+    cosigned = judged(lambda: cosign.check_quorum(
+        newest_notes(audit), listed, quorum or len(listed)), as_json) if listed else None
     signed = signed_checkpoint(audit)
     if origin and signed is not None:
         witness.save(path, witness.remembered(known, origin, str(audit.signer), *signed))
         audit.key_source = how
     data = verified_data(audit)
     data["key_source"] = source if signed is not None else None
+    witnessed: list[tuple[str, str]] = []
+    if cosigned is not None:
+        data["cosigned_by"] = list(cosigned.cosigned_by)
+        data["witnesses"], data["quorum"] = cosigned.witnesses, cosigned.quorum
+        witnessed.append(("witnesses", f"the newest checkpoint is cosigned by "
+                         f"{len(cosigned.cosigned_by)} of the {cosigned.witnesses} listed "
+                         f"({', '.join(cosigned.cosigned_by)}); {cosigned.quorum} required"))
     render.show(data, as_json, lambda: [
-        audit.title(), render.pairs(audit.findings()),
-        *([render.rows_table(data["standings"], title="standings, recomputed")]
-          if "standings" in data else []),
+        title_words(audit), render.pairs(findings_words(audit, data) + witnessed),
+        *([standings_words(data["standings"])] if "standings" in data else []),
         "verified"])
+
+
+def title_words(audit: Any) -> str:
+    """The bundle's title, its game named as people name it."""
+    from audit.season_verify import SeasonAudit
+    from projections import words
+
+    if isinstance(audit, SeasonAudit):
+        return str(audit.title())
+    h = audit.header
+    version = str(h.rules_version).rsplit("/", 1)[-1]
+    return (f"{h.kind} bundle of match {h.match}: {words.game_name(h.game)} (rules version "
+            f"{version}), season {h.season}, {len(h.players)} players")
+
+
+def findings_words(audit: Any, data: dict[str, Any]) -> list[tuple[str, str]]:
+    """What was checked; the outcome as the pages say it, not its code."""
+    from projections import words
+
+    found = list(audit.findings())
+    results = data.get("results") or {}
+    said = words.outcome(data.get("game", ""), results)
+    if said is not None:
+        ranks = ", ".join(f"{p} {r}" for p, r in results.get("ranks", {}).items())
+        found = [(what, f"{said}; ranks {ranks}" if what == "outcome" else finding)
+                 for what, finding in found]
+    return found
+
+
+def standings_words(rows: list[dict[str, Any]]) -> Any:
+    """The season's standings as recomputed from the bundle, in the season's words."""
+    from projections import words
+
+    table = render.new_table("player", "status", "left in", "ToL", "Opal", "MoE", "EC",
+                             title="standings, recomputed")
+    for row in rows:
+        table.add_row(row["player"], words.standing(row["status"]), row.get("left_in") or "",
+                      *(str(row.get(a, 0)) for a in ("tol", "opal", "moe", "ec")))
+    return table
 
 
 def tiled_claims(source: TiledSource) -> tuple[str | None, str | None]:
@@ -118,6 +180,37 @@ def header_claims(file: str) -> tuple[str | None, str | None]:
     except (ValueError, KeyError, TypeError, AttributeError):
         return None, None
     return (origin if isinstance(origin, str) else None), (key if isinstance(key, str) else None)
+
+
+def witnesses_of(path: str) -> list[Any]:
+    """The witness keys a file names: one vkey a line, or a season bundle, verified first,
+    whose players registered their browsers' keys in it."""
+    from audit import cosign
+    from audit.any_bundle import verify_any
+    from audit.season_verify import SeasonAudit
+
+    text = Path(path).read_text(encoding="utf-8")
+    if not text.startswith('{"header":'):
+        return cosign.read_witnesses(text, path)
+    with open(path, "rb") as stream:
+        audit = verify_any(stream)
+    if not isinstance(audit, SeasonAudit):
+        raise AuditError("invalid_input", f"{path} is a match's bundle: give a season's, or a "
+                         "file of witness keys")
+    keys = "".join(f"{key}\n" for key in audit.rebuilt.witnesses.values())
+    if not keys:
+        raise AuditError("invalid_input", f"no player of season {audit.header.season} "
+                         "registered a witness key")
+    return cosign.read_witnesses(keys, path)
+
+
+def newest_notes(audit: Any) -> list[str]:
+    """A verified bundle's checkpoint notes, as held (a season's: its newest only)."""
+    from audit.season_verify import SeasonAudit
+
+    if isinstance(audit, SeasonAudit):
+        return [audit.signed_note] if audit.signed_note is not None else []
+    return [c.note for c in audit.checkpoints]
 
 
 def signed_checkpoint(audit: Any) -> tuple[int, bytes] | None:
@@ -205,4 +298,35 @@ def receipt_verify(receipt_file: str, bundle_file: str | None, proof_file: str |
               "size": proven.size, "round": proven.round, "signed_by": str(proven.signer),
               "opened": {str(i): part for i, part in proven.opened.items()},
               "proof": proven.proof}
-    render.show(result, as_json, lambda: ["receipt verified", *proven.report()])
+    game = header_game(bundle_file) if bundle_file else ""
+    render.show(result, as_json, lambda: [*receipt_words(proven, game), proven.report()[0]])
+
+
+def header_game(file: str) -> str:
+    """The game a bundle's header names ("" when it names none)."""
+    with open(file, "rb") as stream:
+        first = stream.readline()
+    try:
+        game = json.loads(first)["header"]["game"]
+    except (ValueError, KeyError, TypeError):
+        return ""
+    return game if isinstance(game, str) else ""
+
+
+def receipt_words(proven: Any, game: str) -> list[str]:
+    """ "bob's vote for carol, entry #17, is in the log under the checkpoint of round 2", and
+    each other part the receipt opens, in words."""
+    from projections import words
+
+    lines = []
+    for part in proven.opened.values():
+        data = part.get("data") or {}
+        if part.get("kind") == "CommandAccepted":
+            lines.append(words.receipt(str(part.get("actor")), game, str(data.get("name", "")),
+                                       data.get("args") or {}, proven.seq, proven.round) + ".")
+        else:
+            lines.append(words.sentence(f"entry #{proven.seq} also opens its "
+                                        f"{words.readable(str(part.get('kind')))}: "
+                                        f"{words.value(data)}"))
+    return lines or [f"Entry #{proven.seq} is in the log under the checkpoint of "
+                     f"{words.round_name(proven.round)}."]

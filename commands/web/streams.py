@@ -14,6 +14,8 @@ from typing import Annotated
 from fastapi import Header, Query
 from sse_starlette.sse import EventSourceResponse
 
+from commands.web.bounds import whole_number
+from commands.web.errors import ApiError
 from commands.web.worker import Service
 
 After = Annotated[int, Query(ge=0, le=2**31, description="Start after this seq")]
@@ -23,8 +25,12 @@ PING = 15  # seconds between keep-alive comments
 
 def stream(svc: Service, match_id: str, viewer: str, after: int,
            last_event_id: str | None) -> EventSourceResponse:
-    if last_event_id is not None and last_event_id.isdigit():
-        after = int(last_event_id)
+    if last_event_id is not None:  # as the service sent it: a seq, or refused
+        resumed = whole_number(last_event_id)
+        if resumed is None or not 0 <= resumed <= 2**31:
+            raise ApiError(422, "invalid_input", "Last-Event-ID: give the seq of an entry "
+                           "this stream sent")
+        after = resumed
     listener = svc.hub.listen(match_id, viewer, after)
 
     async def entries() -> AsyncIterator[dict[str, str]]:

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from audit.any_bundle import verify_any
 from audit.bundle import PUBLIC
 from audit.errors import AuditError
 from audit.parallel_verify import _block, _start_worker, verify_file
-from audit.verify import Run, verify
+from audit.verify import Run
 from commands.cli.main import cli
 from commands.cli.matchfile import load, prepare_season, run
 from commands.service.arbiter import Arbiter
@@ -43,7 +44,8 @@ def seed(tmp_path_factory) -> Path:
 
 
 def verdict(found) -> tuple:
-    """What a verify said: the entries and checkpoints it verified, or where and why it failed."""
+    """What a verify said (in one process: audit.any_bundle, as `arbiter verify` runs it):
+    the entries and checkpoints it verified, or where and why it failed."""
     try:
         audit = found()
     except AuditError as error:
@@ -53,7 +55,7 @@ def verdict(found) -> tuple:
 
 def both(data: bytes, path: Path, block: int) -> tuple[tuple, tuple]:
     path.write_bytes(data)
-    return (verdict(lambda: verify(io.BytesIO(data))),
+    return (verdict(lambda: verify_any(io.BytesIO(data))),
             verdict(lambda: verify_file(str(path), jobs=2, block=block)))
 
 
@@ -85,7 +87,7 @@ def test_every_tamper_fails_with_the_same_code_seq_and_line_as_one_process(publi
 
 def test_a_seed_bundle_cut_into_blocks_of_any_size_verifies_as_one_process(seed, tmp_path):
     data = seed.read_bytes()
-    expected = verdict(lambda: verify(io.BytesIO(data)))
+    expected = verdict(lambda: verify_any(io.BytesIO(data)))
     assert expected[0] == "verified" and expected[1] > 500
     for block in (333, 4096, 50_000):
         assert verdict(lambda b=block: verify_file(str(seed), jobs=2, block=b)) == expected

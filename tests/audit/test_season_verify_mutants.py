@@ -240,11 +240,11 @@ def test_verify_any_reads_a_match_bundle_as_one(public):
 
 
 @pytest.mark.parametrize("stream, code", [
-    ([], "truncated"),                                  # an empty first line has no newline
-    ([b"not json\n"], "malformed_line"),
-    ([b"[1]\n"], "malformed_header"),                   # JSON, but no header
-    ([b'{"header":5}\n'], "malformed_header"),
-    ([b'{"header":{}}\n'], "malformed_header"),
+    ([], "not_a_bundle"),                               # an empty file
+    ([b"not json\n"], "not_a_bundle"),
+    ([b"[1]\n"], "not_a_bundle"),                       # JSON, but no header
+    ([b'{"header":5}\n'], "not_a_bundle"),
+    ([b'{"header":{}}\n'], "malformed_header"),         # a header, of no season: the match's
 ])
 def test_verify_any_sends_what_is_no_season_header_to_the_match_verifier(stream, code):
     with pytest.raises(AuditError) as caught:
