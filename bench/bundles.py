@@ -5,7 +5,8 @@ strangers pull them.
     python bench/bundles.py [--seconds 15] [--store postgres|sqlite] [--pg URL]
 
 It plays the demo into a fresh store (15 matches, the season `spring`), opens King's Court
-`kc` beside it, and serves it (`--workers 2`, no rate limits). Two tables:
+`kc` beside it, and serves it (`--workers 2`, no rate limits, the two workers sharing a
+folder of built answers, ARBITER_BUILT_DIR). Two tables:
 
 1. each resource: the first request, then p50/p99 of 100 more, timed by the client on the
    loopback (so the server's own time is less);
@@ -21,6 +22,7 @@ import argparse
 import multiprocessing
 import statistics
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
@@ -104,8 +106,9 @@ def main() -> None:
         if demo is None or demo.returncode != 0:
             raise SystemExit("the demo failed")
         opened(url)
-        with served(url, workers=2, env={"ARBITER_HOST_KEY": env["ARBITER_HOST_KEY"]}) as (
-                base, _):
+        built = tempfile.mkdtemp(prefix="arbiter-built-")
+        with served(url, workers=2, env={"ARBITER_HOST_KEY": env["ARBITER_HOST_KEY"],
+                                         "ARBITER_BUILT_DIR": built}) as (base, _):
             token = player_tokens(url, base)["bob"]
             table = each(base)
             alone = votes(base, token, options.seconds, 0)
