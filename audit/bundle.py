@@ -26,7 +26,7 @@ from audit.canonical import canonical, salt
 from audit.checkpoints import leaves, origin
 from audit.errors import AuditError
 from audit.headers import Header as Header  # the header's reader, kept apart: verify's import
-from audit.merkle import consistency_proof, inclusion_proof
+from audit.merkle import Proofs
 from audit.notes import parse_checkpoint, parse_note
 
 if TYPE_CHECKING:  # exporting reads a match; verifying, which imports this, needs none
@@ -63,11 +63,11 @@ def b64(raw: bytes) -> str:
     return base64.b64encode(raw).decode()
 
 
-def opened_proof(entries: list[dict[str, Any]], data: list[bytes], seq: int) -> dict[str, Any]:
+def opened_proof(entries: list[dict[str, Any]], proofs: Proofs, seq: int) -> dict[str, Any]:
     """For the SealOpened entry at `seq`: the entry it opens and that entry's inclusion proof
     in the log of `seq` entries, so a streaming verifier need not keep old commitments."""
     target = entries[seq - 1]["public"]["seq"]
-    proof = inclusion_proof(target - 1, data[:seq])
+    proof = proofs.inclusion(target - 1, seq)
     return {"seq": target, "entry": entries[target - 1], "proof": [b64(h) for h in proof]}
 
 
@@ -122,7 +122,7 @@ def _lines(match: Reading, sizes: dict[int, str], kind: str, host_key: str | Non
     yield line({HEADER: header})
     from domain.match import parse_salt_key
 
-    data = leaves(entries)
+    proofs = Proofs(leaves(entries))
     key = parse_salt_key(match.salt_key)
     previous = 0
     for record in match.records:
@@ -132,8 +132,8 @@ def _lines(match: Reading, sizes: dict[int, str], kind: str, host_key: str | Non
             salts = [salt(key, seq, i).hex() for i in range(len(record["parts"]))]
             yield line({OPENING: {"seq": seq, "parts": record["parts"], "salts": salts}})
         if record["entry"]["kind"] == "SealOpened" and record["role"] == "meta":
-            yield line({OPENED: opened_proof(entries, data, seq)})
+            yield line({OPENED: opened_proof(entries, proofs, seq)})
         if seq in sizes:
-            proof = consistency_proof(previous, data[:seq]) if previous else []
+            proof = proofs.consistency(previous, seq) if previous else []
             yield line({CHECKPOINT: {"note": sizes[seq], "consistency": [b64(h) for h in proof]}})
             previous = seq

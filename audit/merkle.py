@@ -8,6 +8,7 @@ level upward.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from hashlib import sha256
 
 from domain.merkle import EMPTY_ROOT, TreeBuilder, leaf_hash, node_hash
 
@@ -23,42 +24,88 @@ def root(leaves: Iterable[bytes]) -> bytes:
     return _mth(hashes) if hashes else EMPTY_ROOT
 
 
+def aligned_subtrees(start: int, leaves: Sequence[bytes]) -> list[tuple[bytes, int]]:
+    """The leaves at positions `start` on as the fewest perfect subtrees each aligned to its own
+    size, in order, as (root, height): what TreeBuilder.append_subtree takes to append them."""
+    level = [sha256(b"\x00" + data).digest() for data in leaves]
+    found: list[tuple[bytes, int]] = []
+    end = start + len(level)
+    while start < end:
+        height = (start & -start).bit_length() - 1 if start else end.bit_length()
+        while start + (1 << height) > end:
+            height -= 1
+        block = level[:1 << height]
+        del level[:1 << height]
+        while len(block) > 1:
+            block = [sha256(b"\x01" + left + right).digest()
+                     for left, right in zip(block[::2], block[1::2], strict=True)]
+        found.append((block[0], height))
+        start += 1 << height
+    return found
+
+
 def inclusion_proof(index: int, leaves: Sequence[bytes]) -> list[bytes]:
     """PATH(index, D[n]): the siblings from leaf `index` up to the root."""
-    if not 0 <= index < len(leaves):
-        raise ValueError(f"index {index} is outside a tree of {len(leaves)} leaves")
-    hashes = [leaf_hash(data) for data in leaves]
-    path = []
-    lo, hi = 0, len(hashes)
-    while hi - lo > 1:
-        mid = lo + _split(hi - lo)
-        if index < mid:
-            path.append(_mth(hashes[mid:hi]))
-            hi = mid
-        else:
-            path.append(_mth(hashes[lo:mid]))
-            lo = mid
-    return path[::-1]
+    return Proofs(leaves).inclusion(index, len(leaves))
 
 
 def consistency_proof(size1: int, leaves: Sequence[bytes]) -> list[bytes]:
     """PROOF(size1, D[n]): what shows the tree of all `leaves` extends its first `size1`."""
-    if not 0 < size1 <= len(leaves):
-        raise ValueError(f"no consistency proof from size {size1} to size {len(leaves)}")
-    hashes = [leaf_hash(data) for data in leaves]
-    proof = []
-    lo, hi = 0, len(hashes)
-    while size1 != hi:
-        mid = lo + _split(hi - lo)
-        if size1 <= mid:
-            proof.append(_mth(hashes[mid:hi]))
-            hi = mid
-        else:
-            proof.append(_mth(hashes[lo:mid]))
-            lo = mid
-    if lo:  # at lo == 0 the subtree is the old tree itself, whose root the verifier holds
-        proof.append(_mth(hashes[lo:hi]))
-    return proof[::-1]
+    return Proofs(leaves).consistency(size1, len(leaves))
+
+
+class Proofs:
+    """Proofs in one log at any of its sizes: its leaves hashed once, and each subtree root
+    computed once however many proofs ask for it (a bundle holds one per checkpoint)."""
+
+    def __init__(self, leaves: Sequence[bytes]) -> None:
+        self._hashes = [leaf_hash(data) for data in leaves]
+        self._roots: dict[tuple[int, int], bytes] = {}
+
+    def inclusion(self, index: int, size: int) -> list[bytes]:
+        """PATH(index, D[size]): the siblings from leaf `index` up to the root."""
+        if not 0 <= index < size <= len(self._hashes):
+            raise ValueError(f"index {index} is outside a tree of {size} leaves")
+        path = []
+        lo, hi = 0, size
+        while hi - lo > 1:
+            mid = lo + _split(hi - lo)
+            if index < mid:
+                path.append(self._root(mid, hi))
+                hi = mid
+            else:
+                path.append(self._root(lo, mid))
+                lo = mid
+        return path[::-1]
+
+    def consistency(self, size1: int, size2: int) -> list[bytes]:
+        """PROOF(size1, D[size2]): what shows the tree of `size2` leaves extends its first
+        `size1`."""
+        if not 0 < size1 <= size2 <= len(self._hashes):
+            raise ValueError(f"no consistency proof from size {size1} to size {size2}")
+        proof = []
+        lo, hi = 0, size2
+        while size1 != hi:
+            mid = lo + _split(hi - lo)
+            if size1 <= mid:
+                proof.append(self._root(mid, hi))
+                hi = mid
+            else:
+                proof.append(self._root(lo, mid))
+                lo = mid
+        if lo:  # at lo == 0 the subtree is the old tree itself, whose root the verifier holds
+            proof.append(self._root(lo, hi))
+        return proof[::-1]
+
+    def _root(self, lo: int, hi: int) -> bytes:
+        """MTH of leaves [lo, hi), split as the RFC splits it."""
+        if hi - lo == 1:
+            return self._hashes[lo]
+        found = self._roots.get((lo, hi))
+        if found is None:
+            mid = lo + _split(hi - lo)
+            found = self._roots[lo, hi] = node_hash(self._root(lo, mid), self._root(mid, hi))
+        return found
 
 
 def verify_inclusion(

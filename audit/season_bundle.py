@@ -32,7 +32,7 @@ from audit.bundle import signed_sizes as checked_sizes
 from audit.canonical import salt
 from audit.checkpoints import leaves
 from audit.headers import SeasonHeader as SeasonHeader  # read apart from the bundle's writing
-from audit.merkle import consistency_proof, inclusion_proof
+from audit.merkle import Proofs
 from audit.notes import parse_checkpoint, parse_note
 from domain.match import Reading, parse_salt_key
 from domain.season import Season, season_headline
@@ -92,17 +92,18 @@ def _season_lines(season: Season, notes: Sequence[str], matches: Mapping[str, Re
         header["salt_key"] = season.salt_key
     yield line({HEADER: header})
     latest: dict[str, int] = {}
+    proofs = {match_id: Proofs(leaves(r["entry"] for r in matches[match_id].records))
+              for match_id in season.matches}
     for match_id in season.matches:
         signed, previous = [], 0
-        match_leaves = leaves(r["entry"] for r in matches[match_id].records)
         for note, size in signed_sizes(match_notes.get(match_id, ())):
-            proof = consistency_proof(previous, match_leaves[:size]) if previous else []
+            proof = proofs[match_id].consistency(previous, size) if previous else []
             signed.append({"note": note, "consistency": [b64(h) for h in proof]})
             previous = size
         latest[match_id] = previous
         yield line({MATCH_CHECKPOINTS: {"match": match_id, "notes": signed}})
     sizes = dict((size, note) for note, size in signed_sizes(notes))
-    season_leaves = leaves(r["entry"] for r in season.records)
+    season_proofs = Proofs(leaves(r["entry"] for r in season.records))
     key = parse_salt_key(season.salt_key)
     previous = 0
     for record in season.records:
@@ -113,21 +114,22 @@ def _season_lines(season: Season, notes: Sequence[str], matches: Mapping[str, Re
             yield line({OPENING: {"seq": seq, "parts": record["parts"], "salts": salts}})
         cited = citation(record)
         if cited is not None and (kind == FULL or record["entry"]["kind"] is not None):
-            yield line({CITED: cite(seq, matches[cited[0]], cited[1], latest[cited[0]], kind)})
+            yield line({CITED: cite(seq, matches[cited[0]], proofs[cited[0]], cited[1],
+                                    latest[cited[0]], kind)})
         if seq in sizes:
-            proof = consistency_proof(previous, season_leaves[:seq]) if previous else []
+            proof = season_proofs.consistency(previous, seq) if previous else []
             yield line({CHECKPOINT: {"note": sizes[seq],
                                      "consistency": [b64(h) for h in proof]}})
             previous = seq
 
 
-def cite(seq: int, match: Reading, cited: int, size: int, kind: str) -> dict[str, Any]:
+def cite(seq: int, match: Reading, proofs: Proofs, cited: int, size: int,
+         kind: str) -> dict[str, Any]:
     """The cited line of season entry `seq`: match entry `cited` and its inclusion proof in
     the match's log of `size` entries (its latest signed checkpoint), when that covers it."""
     record = match.records[cited - 1]
     covered = cited <= size
-    proof = inclusion_proof(cited - 1, leaves(r["entry"] for r in match.records[:size])) \
-        if covered else []
+    proof = proofs.inclusion(cited - 1, size) if covered else []
     opening = None
     if kind == FULL and record["parts"]:
         opening = {"part": record["parts"][0],

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import gc
+import io
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -235,26 +236,27 @@ class _Verifier:
         self.contributions: dict[str, str] = {}
         self.sealed: SealedLines | None = None  # set by a header whose entries `_ordinary` takes
         self.seen_at = seen.size if seen is not None else 0
+        # notes a worker process found signed by `keys` for the header's origin, as
+        # `signed_checkpoint` finds them (audit/parallel_verify.py); any other is checked here
+        self.presigned: dict[str, Checkpoint] = {}
 
     # -- reading ---------------------------------------------------------------------------
 
     def run(self, stream: Iterable[bytes]) -> Audit:
+        return self.run_pieces(_chunks(stream))
+
+    def run_pieces(self, pieces: Iterable[list[bytes] | Run]) -> Audit:
+        """Verify a bundle given as lists of its lines, in order, and runs of its entries
+        that worker processes took as `_ordinary` takes them (audit/parallel_verify.py)."""
         collecting = gc.isenabled()
         gc.disable()  # a streaming verify makes no cycles; collecting them costs a tenth
         try:
-            for chunk in _chunks(stream):
-                first, taken = self.line, 0
-                while taken < len(chunk):
-                    if self.sealed is not None:  # a run of ordinary entries, then one line
-                        taken = self._ordinary(chunk, taken, self.sealed)
-                        if taken == len(chunk):
-                            break
-                    raw = chunk[taken]
-                    taken += 1
-                    self.line = first + taken
-                    value = read_fast(raw)
-                    self._line(raw, _parse(raw, self.size) if value is None else value)
-                self.line = first + len(chunk)
+            for piece in pieces:
+                if isinstance(piece, Run):
+                    if not self._took(piece):
+                        self._take(piece.read())
+                else:
+                    self._take(piece)
                 if self.progress and self.audit:
                     self.progress(self.size, self.audit.header.entries)
             self._finish()
@@ -265,6 +267,38 @@ class _Verifier:
             if collecting:
                 gc.enable()
         return self.started
+
+    def _take(self, chunk: list[bytes]) -> None:
+        """Every line of `chunk`, in order: runs of ordinary entries the hot path's way, every
+        other line (and the line a run stops at) the general way."""
+        first, taken = self.line, 0
+        while taken < len(chunk):
+            if self.sealed is not None:  # a run of ordinary entries, then one line
+                taken = self._ordinary(chunk, taken, self.sealed)
+                if taken == len(chunk):
+                    break
+            raw = chunk[taken]
+            taken += 1
+            self.line = first + taken
+            value = read_fast(raw)
+            self._line(raw, _parse(raw, self.size) if value is None else value)
+        self.line = first + len(chunk)
+
+    def _took(self, run: Run) -> bool:
+        """Take a worker's run of ordinary entries if `_ordinary` would have taken them all
+        here: they start where the log stands (its size and last hash), in the round it
+        would take, and stay within the entries it would take. Else the caller reads them."""
+        if self.sealed is None or self.seal_opened is not None or self.size < 2 or \
+                run.size != self.size or run.prev != self.prev or \
+                run.round != self.round + (self.round == self.closed) or \
+                run.size + run.entries > self._last_ordinary():
+            return False
+        for root, height in run.subtrees:
+            self.tree.append_subtree(root, height)
+        self.size += run.entries
+        self.prev, self.round = run.last, run.round
+        self.line += run.entries
+        return True
 
     @property
     def started(self) -> Audit:
@@ -373,52 +407,27 @@ class _Verifier:
     def _ordinary(self, lines: list[bytes], taken: int, sealed: SealedLines) -> int:
         """The hot path of a public bundle: the ordinary entries of `lines` from index `taken`
         on (past the two the header names, no fact `_public_fact` notes, all of the round under
-        way or, once a checkpoint closed it, of the next), each checked as `_entry` checks it:
-        a sealed one against the line expected (audit.sealed_line), a public one read in C.
-        Returns the index of the first line that is not one, with everything before it taken:
-        `_line` takes that line, as it takes the rest of the entries, every other line, and
-        every failure with its code."""
+        way or, once a checkpoint closed it, of the next), each checked as `_entry` checks it
+        (`ordinary_run`). Returns the index of the first line that is not one, with everything
+        before it taken: `_line` takes that line, as it takes the rest of the entries, every
+        other line, and every failure with its code."""
         if self.seal_opened is not None or self.size < 2:
             return taken
         round = self.round + (self.round == self.closed)  # `_entry` moves on past a closed round
-        match, last = self.started.header.match, self.started.header.entries
-        if self.size < self.seen_at:
-            last = min(last, self.seen_at - 1)  # `_entry` checks the log as seen at that size
-        sealed.in_round(round)
-        leaves: list[bytes] = []
-        digests: list[bytes] = []  # the hash each line claims, checked below all at once
-        seq, prev = self.size, self.prev.encode()
-        for raw in islice(lines, taken, None):
-            seq += 1
-            if seq > last:
-                break
-            if raw.startswith(SEALED):
-                read = sealed.read(raw, seq, prev)
-                if read is None:
-                    break
-                prev, leaf = read
-            else:
-                e = read_public_entry(raw)
-                if e is None or e.seq != seq or e.prev.encode() != prev or e.round != round or \
-                        e.v != VERSION or e.match != match or e.kind in _NOTED or \
-                        len(e.seals) != (e.kind == "CommandAccepted") or \
-                        (e.seals and "".join(e.seals).encode().translate(None, _HEX_DIGITS)):
-                    break
-                prev = e.hash.encode()
-                start = raw.find(_HASH_MEMBER)
-                leaf = raw[:start] + raw[start + _HASH_MEMBER_END:-1]
-            leaves.append(leaf)
-            digests.append(prev)
-        hashed = b"".join([sha256(EVENT_PREFIX + leaf).digest() for leaf in leaves]).hex().encode()
-        if hashed != b"".join(digests):  # the entry that does not hash to its hash is `_entry`'s
-            del leaves[next(i for i, digest in enumerate(digests)
-                            if hashed[64 * i:64 * i + 64] != digest):]
+        leaves, last = ordinary_run(lines, taken, sealed, self.started.header.match, round,
+                                    self.size, self.prev.encode(), self._last_ordinary())
         if leaves:
             self.tree.extend(leaves)
             self.size += len(leaves)
-            self.prev = digests[len(leaves) - 1].decode()
+            self.prev = last.decode()
             self.round = round
         return taken + len(leaves)
+
+    def _last_ordinary(self) -> int:
+        """The last entry the hot path may take: the header's last, or the one before the
+        size a witness saw (`_entry` checks the log as seen at that size)."""
+        last = self.started.header.entries
+        return min(last, self.seen_at - 1) if self.size < self.seen_at else last
 
     def _check_against_header(self, e: dict[str, Any]) -> None:
         h = self.started.header
@@ -548,7 +557,8 @@ class _Verifier:
         if announced is not None and len(self.started.checkpoints) >= announced:
             raise AuditError("unexpected_line", f"the header announces {announced} "
                              "checkpoints", seq)
-        checkpoint = signed_checkpoint(c["note"], self.keys, self.started.header.origin, seq)
+        checkpoint = self.presigned.pop(c["note"], None) or signed_checkpoint(
+            c["note"], self.keys, self.started.header.origin, seq)
         close = parse_extensions(checkpoint.extensions)
         self._check_placement(checkpoint.size, seq)
         previous = self.started.checkpoints[-1] if self.started.checkpoints else None
@@ -625,6 +635,74 @@ class _Verifier:
             raise AuditError("missing_checkpoint", f"the header announces {announced} "
                              f"checkpoints, the bundle holds {held}: the last were cut",
                              self.size)
+
+
+@dataclass(frozen=True)
+class Run:
+    """Ordinary entries of a bundle file that a worker process took as `ordinary_run` takes
+    them, from the state their first line claims (audit/parallel_verify.py): the verifier
+    takes the run only where the log it checked stands in that very state."""
+
+    path: str
+    start: int  # the byte offsets of its first line and past its last
+    stop: int
+    entries: int
+    size: int  # the entries before it, as its first line claims
+    prev: str  # the hash of the entry before it, as its first line claims
+    round: int
+    last: str  # the hash of its last entry
+    subtrees: list[tuple[bytes, int]]  # its leaves as aligned perfect subtrees: (root, height)
+
+    def read(self) -> list[bytes]:
+        """Its lines, read again: for a run the verifier does not take as it stands."""
+        with open(self.path, "rb") as file:
+            file.seek(self.start)
+            return split_lines(file.read(self.stop - self.start))
+
+
+def split_lines(data: bytes) -> list[bytes]:
+    """The lines of `data` as a binary file yields them: each with its newline, the last
+    without one if `data` does not end in one."""
+    return io.BytesIO(data).readlines()
+
+
+def ordinary_run(lines: list[bytes], taken: int, sealed: SealedLines, match: str, round: int,
+                 size: int, prev: bytes, last: int) -> tuple[list[bytes], bytes]:
+    """The ordinary entries of `lines` from index `taken` on, after a log of `size` entries
+    whose last hash is `prev`: entries of `match` in `round`, up to entry `last`, none a fact
+    `_public_fact` notes, each checked as `_entry` checks it (a sealed one against the line
+    expected, audit.sealed_line; a public one read in C). Returns their Merkle leaves and the
+    hash of the last, stopping before the first line that is not one."""
+    sealed.in_round(round)
+    leaves: list[bytes] = []
+    digests: list[bytes] = []  # the hash each line claims, checked below all at once
+    seq = size
+    for raw in islice(lines, taken, None):
+        seq += 1
+        if seq > last:
+            break
+        if raw.startswith(SEALED):
+            read = sealed.read(raw, seq, prev)
+            if read is None:
+                break
+            prev, leaf = read
+        else:
+            e = read_public_entry(raw)
+            if e is None or e.seq != seq or e.prev.encode() != prev or e.round != round or \
+                    e.v != VERSION or e.match != match or e.kind in _NOTED or \
+                    len(e.seals) != (e.kind == "CommandAccepted") or \
+                    (e.seals and "".join(e.seals).encode().translate(None, _HEX_DIGITS)):
+                break
+            prev = e.hash.encode()
+            start = raw.find(_HASH_MEMBER)
+            leaf = raw[:start] + raw[start + _HASH_MEMBER_END:-1]
+        leaves.append(leaf)
+        digests.append(prev)
+    hashed = b"".join([sha256(EVENT_PREFIX + leaf).digest() for leaf in leaves]).hex().encode()
+    if hashed != b"".join(digests):  # the entry that does not hash to its hash is `_entry`'s
+        del leaves[next(i for i, digest in enumerate(digests)
+                        if hashed[64 * i:64 * i + 64] != digest):]
+    return leaves, (digests[len(leaves) - 1] if leaves else b"")
 
 
 H = TypeVar("H", bound=Strict)

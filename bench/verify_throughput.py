@@ -1,6 +1,7 @@
 """Verify throughput and peak memory on synthetic public bundles, against raw SHA-256.
 
     python bench/verify_throughput.py [--sizes 100000 1000000] [--dir /tmp]
+    python bench/verify_throughput.py --jobs 1 2 [--sizes 100000]
 
 Each bundle is generated once (cached in --dir) with domain.envelope.seal_entry: a valid chain of
 ~300-byte entries (a sealed command, a sealed fact and a public fact in turn), a round every 1,000
@@ -9,6 +10,12 @@ signs them (verify refuses a closed round without one). Each size is then
 verified in a fresh process, which first hashes the same lines with bare hashlib.sha256 (the
 baseline), then runs audit.verify; it prints one JSON line with both rates, their ratio and the
 process's peak RSS. Run it by hand; the figures go in the issue's note.
+
+With --jobs, each size is verified from its file by audit.parallel_verify with each number of
+worker processes, the best of 5, against the one-core floor of the same run (SHA-256 of every
+line plus one Ed25519 check per checkpoint, each the best of 9): a markdown table with the wall
+time, its ratio to the floor divided by the jobs, and the CPU time of the verifier and its
+workers together (what the split costs, whatever else the machine runs).
 """
 
 from __future__ import annotations
@@ -175,6 +182,49 @@ def signature_floor(lines_per_checkpoint: float, raw_rate: float, signer: keys.S
                 lines_per_checkpoint / signature / raw_rate, 3)}
 
 
+def measure_jobs(path: Path, jobs: list[int]) -> list[str]:
+    """Verify of one bundle file with each number of workers, against its one-core floor."""
+    import os
+
+    from audit.notes import parse_note
+    from audit.parallel_verify import verify_file
+
+    lines = path.read_bytes().splitlines(keepends=True)
+    key = parse_verifier_key(json.loads(lines[0])["header"]["host_key"])
+    signed = [parse_note(json.loads(raw)["checkpoint"]["note"]) for raw in lines
+              if raw.startswith(b'{"checkpoint"')]
+    hashing = least(lambda: [hashlib.sha256(raw).digest() for raw in lines], 9)
+    signing = least(lambda: [key.ed25519.verify(n.signatures[0].signature, n.text.encode())
+                             for n in signed], 9)
+    floor = hashing + signing
+    rows = [f"floor of {len(lines)} lines, {len(signed)} checkpoints: SHA-256 "
+            f"{hashing * 1000:.0f} ms + Ed25519 {signing * 1000:.1f} ms = {floor * 1000:.0f} ms",
+            "", "| jobs | wall (best of 5) | wall / (floor / jobs) | CPU, all processes |",
+            "|---|---|---|---|"]
+    for n in jobs:
+        walls, cpus = [], []
+        for _ in range(5):
+            before = os.times()
+            start = time.perf_counter()
+            verify_file(str(path), jobs=n)
+            walls.append(time.perf_counter() - start)
+            after = os.times()
+            cpus.append(sum(after[:4]) - sum(before[:4]))
+        wall = min(walls)
+        rows.append(f"| {n} | {wall * 1000:.0f} ms | {wall / (floor / n):.2f} | "
+                    f"{min(cpus) * 1000:.0f} ms |")
+    return rows
+
+
+def least(work, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
 def raw_sha256_rate(path: Path) -> float:
     """Lines per second of bare hashlib.sha256 over the bundle's lines."""
     start = time.perf_counter()
@@ -197,7 +247,12 @@ def main() -> None:
     parser.add_argument("--dir", default="/tmp")
     parser.add_argument("--measure", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--seeds", action="store_true", help="the seed matches' bundles")
+    parser.add_argument("--jobs", type=int, nargs="+", help="verify with these many workers")
     args = parser.parse_args()
+    if args.jobs:
+        for size in args.sizes:
+            print("\n".join(measure_jobs(bundle(Path(args.dir), size), args.jobs)))
+        return
     if args.seeds:
         print(json.dumps(measure_seeds()))
         return

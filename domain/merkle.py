@@ -64,6 +64,18 @@ class TreeBuilder:
             size >>= 1
         self._stack.extend(reversed(kept))
 
+    def append_subtree(self, root: bytes, height: int) -> None:
+        """Append the 2**height leaves whose perfect subtree has root `root`, as `extend`
+        would append them: the size must be a multiple of 2**height (an aligned subtree)."""
+        if self._size % (1 << height):
+            raise ValueError(f"a subtree of height {height} cannot start at leaf {self._size}")
+        n = self._size >> height
+        while n & 1:
+            root = sha256(b"\x01" + self._stack.pop() + root).digest()
+            n >>= 1
+        self._stack.append(root)
+        self._size += 1 << height
+
     def root(self) -> bytes:
         """MTH of the leaves so far: the subtree roots folded from the right."""
         if not self._stack:

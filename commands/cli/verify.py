@@ -5,7 +5,6 @@ by anyone, with no store and no network. docs/audit.md has the formats and failu
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,9 +36,11 @@ def register(cli: click.Group) -> None:
 @click.option("--quorum", type=click.IntRange(1), default=None,
               help="How many of them must have cosigned the newest checkpoint "
                    "(default: all, with --witnesses).")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes for a public match bundle file (one per core).")
 @json_option
 def verify_command(file: str, vkey: str | None, witnesses_file: str | None,
-                   quorum: int | None, as_json: bool) -> None:
+                   quorum: int | None, jobs: int, as_json: bool) -> None:
     """Verify an audit bundle (a match's or a season's) offline, with no store and no network:
     exit 0 with a report, or 1 naming the first failure (docs/audit.md lists the codes).
 
@@ -54,9 +55,11 @@ def verify_command(file: str, vkey: str | None, witnesses_file: str | None,
 
     With --witnesses, every cosignature by a listed witness must hold and --quorum of them
     must have cosigned the newest checkpoint (c2sp.org/tlog-cosignature), else
-    `quorum_not_met` (docs/audit.md, "Witnesses")."""
+    `quorum_not_met` (docs/audit.md, "Witnesses").
+
+    --jobs N splits a public match bundle file's hashing and signature checks over N worker
+    processes; the checks, their order and the codes are the same."""
     from audit import cosign, witness
-    from audit.any_bundle import verify_any
 
     if quorum is not None and witnesses_file is None:
         raise click.UsageError("--quorum needs --witnesses FILE")
@@ -85,12 +88,14 @@ def verify_command(file: str, vkey: str | None, witnesses_file: str | None,
         pinned = key or (vkey_of(seen.key) if seen is not None else None)
         with ExitStack() as stack:
             if tiled is None:
-                stream: Iterable[bytes] = stack.enter_context(open(file, "rb"))
-            else:
-                from audit.tiles_bundle import bundle_lines
+                from audit.parallel_verify import verify_file
 
-                stream = bundle_lines(tiled)
-            return verify_any(stream, pinned, progress=progress_bar(stack), seen=seen)
+                return verify_file(file, pinned, jobs, progress_bar(stack), seen)
+            from audit.any_bundle import verify_any
+            from audit.tiles_bundle import bundle_lines
+
+            return verify_any(bundle_lines(tiled), pinned, progress=progress_bar(stack),
+                              seen=seen)
 
     audit = judged(check, as_json)
     cosigned = judged(lambda: cosign.check_quorum(

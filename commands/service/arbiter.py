@@ -17,7 +17,7 @@ from audit.notes import COSIGNATURE_V1, NoteError, parse_verifier_key
 from audit.season_bundle import export_season
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
-from commands.service.built import Builds
+from commands.service.built import Builds, built_folder
 from commands.service.guards import check_aim, deadline_args
 from commands.service.keys import check_signed_by
 from commands.service.names import (
@@ -62,7 +62,8 @@ class Arbiter(UnitOfWork):
         self.signer = signer
         self._season_trees: dict[str, SeasonTree] = {}
         super().__init__(url, env)
-        self.builds = Builds(self.stored_versions)  # what anyone may ask for, once per change
+        # what anyone may ask for, once per change (and once for every process, with a folder)
+        self.builds = Builds(self.stored_versions, folder=built_folder())
 
     # -- the host -----------------------------------------------------------------------
 

@@ -8,18 +8,34 @@ were last built. One build at a time per name: strangers asking together wait fo
 than each building it. The newest answers are kept, up to `KEPT_BYTES` in all.
 
 The ETag is the bytes' digest: equal bytes, equal tag, in every worker process.
+
+With a folder (`ARBITER_BUILT_DIR`, shared by every serve process and host of one store),
+each answer is also a file named by the store's versions it rests on: another process, another
+host or the same one after a restart reads it instead of building it again, and a finished
+match's bundle is a file until a witness cosigns it anew. A name keeps its newest file alone;
+a file is only read for the very versions it was built at, so a stale one is never served.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
 from uuid import UUID
 
 KEPT_BYTES = 64 * 1024 * 1024  # answers kept per process, newest first
+FOLDER_VARIABLE = "ARBITER_BUILT_DIR"
+
+
+def built_folder() -> Path | None:
+    """The folder of built answers the environment names, if any."""
+    named = os.environ.get(FOLDER_VARIABLE)
+    return Path(named) if named else None
 
 
 @dataclass(frozen=True)
@@ -36,8 +52,8 @@ def built(body: bytes, final: bool, versions: tuple[int, ...] = ()) -> Built:
 
 class Builds:
     def __init__(self, versions: Callable[[Sequence[UUID]], list[int]],
-                 kept_bytes: int = KEPT_BYTES) -> None:
-        self.versions, self.kept_bytes = versions, kept_bytes
+                 kept_bytes: int = KEPT_BYTES, folder: Path | None = None) -> None:
+        self.versions, self.kept_bytes, self.folder = versions, kept_bytes, folder
         self._kept: OrderedDict[str, Built] = OrderedDict()
         self._held = 0
         self._lock = threading.Lock()  # the dict and the building locks
@@ -58,14 +74,45 @@ class Builds:
                 found = self._kept_for(name)
                 if found is not None and (found.final or found.versions == now):
                     return found
-                body, final = build()
-                answer = built(body, final, now)
+                answer = self._filed(name, now)
+                if answer is None:
+                    body, final = build()
+                    answer = built(body, final, now)
+                    self._file(name, answer)
                 self._keep(name, answer)
                 return answer
         finally:
             with self._lock:
                 if name not in self._kept:  # refused (an unknown match): nothing to wait for
                     self._building.pop(name, None)
+
+    def _path(self, name: str, versions: tuple[int, ...]) -> Path | None:
+        if self.folder is None:
+            return None
+        return self.folder / quote(name, safe="") / "-".join(map(str, versions or (0,)))
+
+    def _filed(self, name: str, versions: tuple[int, ...]) -> Built | None:
+        """The answer another process (or this one before a restart) built at `versions`."""
+        path = self._path(name, versions)
+        if path is None:
+            return None
+        try:  # asked of the store again each time, as an answer built here would be
+            return built(path.read_bytes(), False, versions)
+        except FileNotFoundError:
+            return None
+
+    def _file(self, name: str, answer: Built) -> None:
+        """Written whole and renamed into place; the name's older files removed."""
+        path = self._path(name, answer.versions)
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        writing = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+        writing.write_bytes(answer.body)
+        writing.replace(path)
+        for old in path.parent.iterdir():
+            if old.name != path.name and not old.name.startswith("."):
+                old.unlink(missing_ok=True)
 
     def _kept_for(self, name: str) -> Built | None:
         with self._lock:

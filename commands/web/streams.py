@@ -13,7 +13,6 @@ from typing import Annotated
 
 from fastapi import Header, Query
 from sse_starlette.sse import EventSourceResponse
-from starlette.concurrency import run_in_threadpool
 
 from commands.web.bounds import whole_number
 from commands.web.errors import ApiError
@@ -32,18 +31,23 @@ def stream(svc: Service, match_id: str, viewer: str, after: int,
             raise ApiError(422, "invalid_input", "Last-Event-ID: give the seq of an entry "
                            "this stream sent")
         after = resumed
-    listener = svc.hub.listen(match_id)
+    listener = svc.hub.listen(match_id, viewer, after)
 
     async def entries() -> AsyncIterator[dict[str, str]]:
-        last = after
         try:
-            while not svc.hub.closed:
-                listener.event.clear()
-                found = await run_in_threadpool(svc.views.entries_since, match_id, viewer, last)
+            found = await svc.hub.since(match_id, viewer, after)
+            while True:
                 for entry in found:
                     yield {"event": "entry", "id": str(entry["seq"]), "data": json.dumps(entry)}
-                    last = entry["seq"]
-                await listener.event.wait()
+                    listener.after = entry["seq"]
+                if svc.hub.closed:
+                    return
+                await listener.event.wait()  # the hub hands it what is new, or it closes
+                listener.event.clear()
+                if svc.hub.closed:
+                    return
+                # nothing handed: the hub could not read the views, the stream reads itself
+                found = listener.take() or await svc.hub.since(match_id, viewer, listener.after)
         finally:
             svc.hub.leave(match_id, listener)
 

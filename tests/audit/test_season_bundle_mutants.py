@@ -13,7 +13,7 @@ from audit.canonical import MAX_SAFE_INTEGER
 from audit.checkpoints import leaves
 from audit.errors import AuditError
 from audit.headers import HeaderError
-from audit.merkle import leaf_hash, root, verify_consistency, verify_inclusion
+from audit.merkle import Proofs, leaf_hash, root, verify_consistency, verify_inclusion
 from audit.notes import parse_checkpoint, parse_note
 from audit.season_bundle import (
     CHECKPOINT,
@@ -160,14 +160,15 @@ def test_a_citation_of_the_last_entry_a_checkpoint_covers_is_proven(story):
     """Covered means seq <= size: the checkpoint's own last entry is covered; the next is not."""
     match = story.match("m1")
     data = leaves(r["entry"] for r in match.records)
+    proofs = Proofs(data)
     for size in (1, 5, match.version):
-        covered = cite(40, match, size, size, PUBLIC)
+        covered = cite(40, match, proofs, size, size, PUBLIC)
         assert (covered["seq"], covered["match"], covered["size"]) == (40, "m1", size)
         assert covered["entry"] == match.records[size - 1]["entry"]
         proof = [base64.b64decode(h) for h in covered["proof"]]
         assert verify_inclusion(size - 1, size, leaf_hash(data[size - 1]), proof,
                                 root(data[:size]))
-    beyond = cite(40, match, 6, 5, PUBLIC)
+    beyond = cite(40, match, proofs, 6, 5, PUBLIC)
     assert (beyond["size"], beyond["proof"]) == (None, [])
 
 
