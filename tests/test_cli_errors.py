@@ -155,5 +155,5 @@ def test_a_verify_of_a_file_that_is_no_bundle_is_its_answer_not_bad_input(store)
 
 
 def test_nothing_was_recorded_by_any_of_it(store):
-    view = json.loads(run(store, "view", "m", "--host", "--json").output)
+    view = json.loads(run(store, "view", "m", "--host", "--json").stdout)
     assert view["as_of"] == {"round": 0, "seq": 6}  # created (2), opened (4): nothing since

@@ -5,7 +5,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
@@ -38,6 +39,9 @@ from domain.season import (
     match_origin,
 )
 from projections.dashboard import phase_now
+
+if TYPE_CHECKING:
+    from commands.service.reading import ReadSide, Seen
 
 ENDINGS = ("MatchEnded", "MatchAbandoned")
 
@@ -377,6 +381,18 @@ class Arbiter(UnitOfWork):
                     return self._outcome(match, actor, seqs)
 
         return self._retrying(attempt, match_id)
+
+    def view(self, match_id: str, viewer: str, round: int | None = None) -> Seen:
+        """What `viewer` ("public", "host" or a player) knows of the match, now or as of the
+        end of `round`, from the view tables when they hold it; `Seen.behind` says how many
+        entries were read from the log past them (commands.service.reading)."""
+        return self.read_side.view(match_id, viewer, round)
+
+    @cached_property
+    def read_side(self) -> ReadSide:
+        from commands.service.reading import ReadSide  # the view tables' drivers, when read
+
+        return ReadSide(self)
 
     def phase(self, match_id: str, round: int) -> str | None:
         """The phase `round` opened with (the game's name for it), while it is the open round:

@@ -23,8 +23,8 @@ from commands.store.stored import CheckedRepository, StoredVersions
 from domain.checkpoints import MatchCheckpoints, SeasonCheckpoints
 from domain.edge import excerpt
 from domain.errors import RuleViolation
-from domain.integrity import ADVICE, checked
-from domain.match import Match, MatchSnapshot
+from domain.integrity import ADVICE, checked, checked_run
+from domain.match import Match, MatchSnapshot, Reading
 from domain.season import Season
 
 RETRIES = 20
@@ -139,6 +139,37 @@ class UnitOfWork(Application):
             if len(self._read) > READ_CACHE:
                 self._read.popitem(last=False)
         return snapshot
+
+    def recent(self, match_id: str, after: int) -> tuple[Reading, list[dict[str, Any]]]:
+        """The match as the store holds it now, and its records after entry `after` only,
+        checked: from this process's reader copy when it holds one, else from the nearest
+        store snapshot and the entries after `after`, so a reader that holds the first entries
+        already (the view tables) never reads a long match from its first entry."""
+        aggregate_id = Match.create_id(match_id)
+        if aggregate_id in self._read:
+            held = self.match(match_id)
+            return held, list(held.records[after:])
+        (version,) = self.stored_versions([aggregate_id])
+        if not version:
+            raise RuleViolation("unknown_match", f"no match {excerpt(match_id)}")
+        match: Match = self.repository.get(aggregate_id, version=version)
+        self._check_complete(match)
+        kept = match.records[max(0, after + 1 - match.first_seq):]
+        if match.first_seq <= after + 1:
+            return match, list(kept)
+        # The snapshot keeps fewer entries than the reader lacks: those between, from the store.
+        store = self.repository.event_store
+        anchor: dict[str, Any] | None = None
+        if after:
+            (stored,) = store.get(aggregate_id, gt=after - 1, limit=1)
+            anchor = cast(Any, stored).record  # a Match event (its @event makes `record`)
+        between = checked_run(match.salt_key, anchor, match_id, store.get(
+            aggregate_id, gt=after, lte=match.first_seq - 1))
+        last = between[-1] if between else anchor
+        if last is None or last["entry"]["hash"] != kept[0]["entry"]["prev"]:
+            raise RuleViolation("forged_entry", f"match {match_id}: entry {match.first_seq} "
+                                f"does not follow the entry before it ({ADVICE})")
+        return match, [*between, *kept]
 
     # -- loading, locking, retrying ---------------------------------------------------------
 

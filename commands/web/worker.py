@@ -15,6 +15,7 @@ from commands.service.arbiter import Arbiter
 from commands.service.deadlines import Deadlines
 from commands.service.keys import signer_from
 from commands.service.outcomes import Outcome
+from commands.service.reading import ReadSide
 from commands.service.tokens import Tokens
 from commands.store.settings import URL_VARIABLE, database_url, persistence_env
 from commands.web.hub import Hub
@@ -63,6 +64,7 @@ class Service:
         self.env = persistence_env(database_url(settings.url))
         self.arbiter = Arbiter(settings.url, signer=settings.signer or signer_from())
         self.views = open_views(datastore_of(self.arbiter), self.arbiter.mapper.cipher)
+        self.read_side = ReadSide(self.arbiter, self.views)
         self.tokens = Tokens(self.arbiter)
         self.hub = Hub(self.views)
         self.deadlines = Deadlines(self.arbiter, self.views, self.submit)
