@@ -27,9 +27,9 @@ import re
 from abc import ABC
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import islice
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 from eventsourcing.application import Application
@@ -41,15 +41,17 @@ from eventsourcing.persistence import (
     Tracking,
     TrackingRecorder,
 )
-from eventsourcing.postgres import PostgresDatastore, PostgresRecorder, PostgresTrackingRecorder
-from eventsourcing.sqlite import SQLiteDatastore, SQLiteRecorder, SQLiteTrackingRecorder
-from psycopg.sql import SQL, Composed
+from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from domain.decider import HOST, PUBLIC, Event, Posting
 from domain.games import get_game
 from domain.records import may_see, shown, to_event
 from projections.follow import is_fact
 from projections.rows import Changes
+
+if TYPE_CHECKING:
+    from eventsourcing.postgres import PostgresDatastore
+    from eventsourcing.sqlite import SQLiteDatastore
 
 NAME = "arbiter_views"
 APPLICATION = "arbiter"
@@ -523,36 +525,46 @@ class ArbiterViews(TrackingRecorder, ABC):
                                    "ORDER BY match_id")
 
 
-class PostgresViews(ArbiterViews, PostgresTrackingRecorder):
-    snapshot = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
-    exists_query = f"SELECT 1 FROM pg_tables WHERE tablename = '{PREFIX}matches'"
+@cache
+def postgres_views() -> Callable[..., ArbiterViews]:
+    """The view tables' recorder on PostgreSQL, made when a PostgreSQL store is opened: its
+    driver is a command line's dearest import (about 50 ms), and an SQLite store never needs
+    it."""
+    from eventsourcing.postgres import PostgresTrackingRecorder
+    from psycopg.sql import SQL, Composed
 
-    def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
-        super().__init__(datastore, **kwargs)
-        self.prefix = f'"{datastore.schema}".{PREFIX}'
-        self.forget = (f'DELETE FROM "{datastore.schema}"."{self.tracking_table_name}" '
-                       "WHERE application_name = :application_name")
-        self.sql_create_statements.extend(Composed([SQL(s)]) for s in self.view_statements())
+    class PostgresViews(ArbiterViews, PostgresTrackingRecorder):
+        snapshot = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
+        exists_query = f"SELECT 1 FROM pg_tables WHERE tablename = '{PREFIX}matches'"
 
-    @contextmanager
-    def batched(self, curs: Any) -> Iterator[None]:
-        """A pipeline, with no server-side prepared statement made in it (the library's
-        tracking insert asks for one): psycopg forgets them all when it reads a DROP or a
-        ROLLBACK, which in a pipeline it may do after it has prepared another."""
-        conn = curs.connection
-        threshold, conn.prepare_threshold = conn.prepare_threshold, None
-        try:
-            with conn.pipeline():
-                yield
-        finally:
-            conn.prepare_threshold = threshold
+        def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
+            super().__init__(datastore, **kwargs)
+            self.prefix = f'"{datastore.schema}".{PREFIX}'
+            self.forget = (f'DELETE FROM "{datastore.schema}"."{self.tracking_table_name}" '
+                           "WHERE application_name = :application_name")
+            self.sql_create_statements.extend(Composed([SQL(s)]) for s in self.view_statements())
 
-    def execute(self, curs: Any, query: str, params: dict[str, Any]) -> None:
-        curs.execute(query, params, prepare=False)  # see `batched`
+        @contextmanager
+        def batched(self, curs: Any) -> Iterator[None]:
+            """A pipeline, with no server-side prepared statement made in it (the library's
+            tracking insert asks for one): psycopg forgets them all when it reads a DROP or a
+            ROLLBACK, which in a pipeline it may do after it has prepared another."""
+            conn = curs.connection
+            threshold, conn.prepare_threshold = conn.prepare_threshold, None
+            try:
+                with conn.pipeline():
+                    yield
+            finally:
+                conn.prepare_threshold = threshold
 
-    def sql(self, text: str) -> str:
-        """psycopg's placeholders are %(name)s where sqlite3's are :name."""
-        return re.sub(r":(\w+)", r"%(\1)s", super().sql(text))
+        def execute(self, curs: Any, query: str, params: dict[str, Any]) -> None:
+            curs.execute(query, params, prepare=False)  # see `batched`
+
+        def sql(self, text: str) -> str:
+            """psycopg's placeholders are %(name)s where sqlite3's are :name."""
+            return re.sub(r":(\w+)", r"%(\1)s", super().sql(text))
+
+    return PostgresViews
 
 
 class SQLiteViews(ArbiterViews, SQLiteTrackingRecorder):
@@ -566,10 +578,11 @@ class SQLiteViews(ArbiterViews, SQLiteTrackingRecorder):
 
 def datastore_of(application: Application) -> PostgresDatastore | SQLiteDatastore:
     """The datastore under an application's recorder: every store Arbiter opens has one."""
-    recorder = application.recorder
-    if not isinstance(recorder, PostgresRecorder | SQLiteRecorder):
-        raise TypeError(f"no datastore under {type(recorder).__name__}")
-    return recorder.datastore
+    datastore: PostgresDatastore | SQLiteDatastore | None = getattr(
+        application.recorder, "datastore", None)
+    if datastore is None:
+        raise TypeError(f"no datastore under {type(application.recorder).__name__}")
+    return datastore
 
 
 def lost_create_race(error: Exception) -> bool:
@@ -587,8 +600,9 @@ def open_views(datastore: Any, cipher: Any = None, create: bool = True) -> Arbit
     """The view tables beside an application's own, on its connections, read and written
     with its store cipher (`application.mapper.cipher`); made if missing, unless `create` is
     false (a reader: tables missing hold nothing, `ArbiterViews.head`)."""
-    if isinstance(datastore, PostgresDatastore):
-        views: ArbiterViews = PostgresViews(datastore, tracking_table_name=f"{NAME}_tracking")
+    if type(datastore).__module__ == "eventsourcing.postgres":
+        views: ArbiterViews = postgres_views()(datastore,
+                                               tracking_table_name=f"{NAME}_tracking")
     else:
         views = SQLiteViews(datastore)
     if cipher is not None:
