@@ -11,10 +11,8 @@ from typing import TYPE_CHECKING, Any
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
-from audit.bundle import export
 from audit.keys import SHARED_NAME, Signer, own_name
 from audit.notes import parse_verifier_key
-from audit.season_bundle import export_season
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
 from commands.service.guards import check_aim, deadline_args
@@ -162,6 +160,8 @@ class Arbiter(UnitOfWork):
     def season_bundle(self, name: str, kind: str, host_key: str | None) -> Iterator[str]:
         """The season's audit bundle (audit.season_bundle): its log, the entries of its
         matches it rests on, and every signed checkpoint."""
+        from audit.season_bundle import export_season  # an export's own: not every command's
+
         season = self.season(name)
         notes = [n["note"] for n in self.season_checkpoints(name).notes]
         matches = {m: self.match(m) for m in season.matches}
@@ -171,6 +171,8 @@ class Arbiter(UnitOfWork):
     def bundle(self, match_id: str, kind: str) -> Iterator[str]:
         """The match's audit bundle (audit.bundle), public or full, its header naming this
         host's key; refused (`wrong_host_key`) when another key signed its checkpoints."""
+        from audit.bundle import export  # an export's own: not every command's
+
         match = self.match(match_id)
         checkpoints = self.checkpoints(match_id)
         notes = [n["note"] for n in checkpoints.notes]
