@@ -24,6 +24,7 @@ from projections.projection import Ledger, bound
 from projections.runner import notifications
 from projections.tables import APPLICATION, open_views
 from projections.views import view
+from tests.support import tamper
 from tests.support.host_key import SIGNER
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
@@ -134,4 +135,31 @@ def test_a_reader_is_refused_in_the_words_of_a_view(sqlite_url):
         with pytest.raises(RuleViolation) as later:
             read.view(file.match, PUBLIC, 99)
         assert later.value.code == "round_not_reached"
+    app.close()
+
+
+@pytest.mark.parametrize("where", ["before the store snapshot's first", "after the snapshot"])
+def test_an_entry_changed_past_the_tables_is_refused_not_shown(sqlite_url, where):
+    """The entries a view reads past the tables are checked as a command's load checks them,
+    those the store snapshot does not keep (read one by one) as much as those after it."""
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    file = load(SEEDS / "tile_joust-dm-ec-outscores.json")
+    play(app, file)
+    size = app.match(file.match).version
+    held = size - 500  # more than the last store snapshot keeps (test above)
+    project_until(sqlite_url, held, file.match)
+    # The last store snapshot keeps entries 774 on (those since the last host command).
+    seq = held + 2 if where == "before the store snapshot's first" else size - 1
+    match_uuid = Match.create_id(file.match)
+    tamper.rewrite(app, match_uuid, seq,
+                   lambda e: e.record["entry"].update(at="2020-01-01T00:00:00Z"))
+    with pytest.raises(RuleViolation) as forged:
+        Arbiter(sqlite_url).view(file.match, PUBLIC)
+    assert forged.value.code == "forged_entry"
+    assert forged.value.message.startswith(f"match {file.match}: entry {seq} does not hash")
+    tamper.delete(app, match_uuid, seq)
+    with pytest.raises(RuleViolation) as missing:
+        Arbiter(sqlite_url).view(file.match, PUBLIC)
+    assert missing.value.code == "missing_entry"
+    assert f"entry {seq} is missing from the store" in missing.value.message
     app.close()
