@@ -343,8 +343,9 @@ class ArbiterViews(TrackingRecorder, ABC):
         kept a round), parsed in one go."""
         kept = self.rows(curs, "SELECT first_seq, seq, shown FROM {p}rounds WHERE match_id = "
                                ":match_id AND viewer = :viewer AND round <= :round "
-                               "ORDER BY round",
-                         match_id=match_id, viewer=self.cipher.tag(viewer), round=round)
+                               "AND seq <= :upto ORDER BY round",
+                         match_id=match_id, viewer=self.cipher.tag(viewer), round=round,
+                         upto=upto)
         texts: list[str] = []
         seen = 0
         for row in kept:
@@ -401,16 +402,20 @@ class ArbiterViews(TrackingRecorder, ABC):
         up to `round` at least; a record of a later round ends the view). The summary folds
         from the last one kept at a round's end: never from the first entry, however far the
         tables lag, unless they kept none. None when the tables hold no entry up to `round`
-        and `later` none either."""
+        and `later` none either. Whatever the tables took meanwhile past `later`'s first is
+        left to `later`: no entry is read twice."""
+        cap = later[0]["entry"]["seq"] - 1 if later else UNBOUNDED
         later = [r for r in later if round is None or r["entry"]["round"] <= round]
         with self.reading() as curs:
             if round is None:
                 last = self.one(curs, "SELECT seq, round FROM {p}entries WHERE match_id = "
-                                      ":match_id ORDER BY seq DESC LIMIT 1", match_id=match_id)
+                                      ":match_id AND seq <= :cap ORDER BY seq DESC LIMIT 1",
+                                match_id=match_id, cap=cap)
             else:
                 last = self.one(curs, "SELECT seq, round FROM {p}entries WHERE match_id = "
-                                      ":match_id AND round <= :round ORDER BY round DESC, "
-                                      "seq DESC LIMIT 1", match_id=match_id, round=round)
+                                      ":match_id AND round <= :round AND seq <= :cap "
+                                      "ORDER BY round DESC, seq DESC LIMIT 1",
+                                match_id=match_id, round=round, cap=cap)
             ending = later[-1]["entry"] if later else last
             if ending is None:  # a round before the first
                 return None
@@ -418,9 +423,9 @@ class ArbiterViews(TrackingRecorder, ABC):
             upto, as_of_round = ending["seq"], ending["round"]
             kept = self.one(curs, "SELECT seq, summary FROM {p}summaries WHERE match_id = "
                                   ":match_id AND viewer = :viewer AND round <= :round "
-                                  "ORDER BY round DESC LIMIT 1",
+                                  "AND seq <= :held ORDER BY round DESC LIMIT 1",
                             match_id=match_id, viewer=self.cipher.tag(viewer),
-                            round=as_of_round)
+                            round=as_of_round, held=held)
             after = kept["seq"] if kept else 0
             events = self._shown_upto(curs, match_id, viewer, as_of_round, held) \
                 if held else []

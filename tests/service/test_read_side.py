@@ -164,3 +164,21 @@ def test_an_entry_changed_past_the_tables_is_refused_not_shown(sqlite_url, where
     assert missing.value.code == "missing_entry"
     assert f"entry {seq} is missing from the store" in missing.value.message
     app.close()
+
+
+def test_what_the_tables_take_while_a_view_is_read_is_not_read_twice(sqlite_url):
+    """A reader found the tables at entry 100 and read the log from 101; meanwhile the
+    projection took the rest. The view is still the reference: no entry shown or folded
+    twice."""
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    file = load(SEEDS / "kings_court-king-win.json")
+    play(app, file)
+    match = app.match(file.match)
+    project_until(sqlite_url, None, file.match)
+    views = ReadSide(app).views
+    later = list(match.records[100:])
+    for viewer in (PUBLIC, HOST, file.players[0]):
+        for round in (None, 3, match.records[-1]["entry"]["round"]):
+            found = views.view_after(file.match, viewer, round, match.game_id, later)
+            assert found == reference(match, viewer, round), (viewer, round)
+    app.close()
