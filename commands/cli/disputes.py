@@ -41,11 +41,12 @@ def audit_of(ctx: click.Context, source: str, vkey: str | None) -> Audit:
 
 
 def stored_replay(ctx: click.Context, match_id: str, round_: int,
-                  viewer: str) -> dict[str, Any]:
+                  viewer: str) -> tuple[dict[str, Any], str | None]:
     """A match of the store as one viewer saw it at the end of a round, as `arbiter view`
     reads it (the view tables when current), with the log and state roots the host signed at
     that round's close (none for a round without a signed checkpoint): what
-    `audit.replay.replay` gives of the match's full bundle."""
+    `audit.replay.replay` gives of the match's full bundle. And the note on where it was read
+    from, if any."""
     from audit.errors import AuditError
     from domain.errors import RuleViolation
 
@@ -61,9 +62,8 @@ def stored_replay(ctx: click.Context, match_id: str, round_: int,
     if not 0 <= round_ <= last:  # a round no entry of the log belongs to
         raise AuditError("unknown_round", f"round {round_} is not in this log (rounds "
                          f"0..{last})")
-    noted(seen.note())
     signed = next((n for n in app.checkpoints(match_id).notes if n["round"] == round_), None)
-    return {**data, **roots_of(signed["note"] if signed else None)}
+    return {**data, **roots_of(signed["note"] if signed else None)}, seen.note()
 
 
 def roots_of(note: str | None) -> dict[str, str | None]:
@@ -119,7 +119,8 @@ def replay_command(ctx: click.Context, source: str, round_: int, viewer: str,
         audit = audit_of(ctx, source, vkey)
         data = replay(audit, round_, viewer_for(audit, source, viewer))
     else:
-        data = stored_replay(ctx, source, round_, viewer)
+        data, note = stored_replay(ctx, source, round_, viewer)
+        noted(note)
     roots = [("log root", data["log_root"]), ("state root", data["state_root"])]
     render.show(data, as_json, lambda: render.view(
         data, f"saw it at the end of round {round_} ({data['as_of']['seq']} entries)", roots))
@@ -137,10 +138,17 @@ def diff_command(ctx: click.Context, source: str, start: int, end: int, viewer: 
                  vkey: str | None, as_json: bool) -> None:
     """What one viewer learnt between the ends of two rounds: each summary entry that changed
     and the new events."""
-    from audit.replay import diff
+    from audit.replay import changes, check_order, diff
 
-    audit = audit_of(ctx, source, vkey)
-    data = diff(audit, start, end, viewer_for(audit, source, viewer))
+    if Path(source).is_file():
+        audit = audit_of(ctx, source, vkey)
+        data = diff(audit, start, end, viewer_for(audit, source, viewer))
+    else:
+        check_order(start, end)
+        (before, _), (after, note) = (stored_replay(ctx, source, start, viewer),
+                                      stored_replay(ctx, source, end, viewer))
+        noted(note)
+        data = changes(source, viewer, before, after)
     render.show(data, as_json, lambda: diff_text(data))
 
 
