@@ -382,7 +382,7 @@ class Arbiter(UnitOfWork):
                         self.save(*changed)
                     return self._outcome(match, actor, seqs)
 
-        return self._retrying(attempt, match_id)
+        return self._retrying(attempt, match_id, Match.create_id(match_id))
 
     def view(self, match_id: str, viewer: str, round: int | None = None) -> Seen:
         """What `viewer` ("public", "host" or a player) knows of the match, now or as of the

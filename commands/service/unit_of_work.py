@@ -59,6 +59,7 @@ class UnitOfWork(Application):
         self._loaded: dict[UUID, int] = {}
         self._read: OrderedDict[UUID, tuple[Match, MatchSnapshot]] = OrderedDict()
         self._read_locks: dict[UUID, threading.Lock] = {}
+        self._with_the_lock = threading.local()  # the versions asked with the writer's lock
         self.writers = writers_for(settings)
         # Workers starting together race on CREATE TABLE IF NOT EXISTS (a duplicate key, or a
         # deadlock on PostgreSQL's catalog); the loser retries.
@@ -174,13 +175,20 @@ class UnitOfWork(Application):
     # -- loading, locking, retrying ---------------------------------------------------------
 
     def _stored_now(self, match_id: UUID) -> dict[UUID, int]:
-        """The store's versions of a cached match and of its season, in one query: a cached
-        log as long as the store's needs no read of its own (`_load`)."""
+        """The store's versions of a cached match and of its season, in one query (on
+        PostgreSQL asked with the writer's lock, `_retrying`): a cached log as long as the
+        store's needs no read of its own (`_load`)."""
+        ids = self._logs_of(match_id)
+        asked = getattr(self._with_the_lock, "versions", None)
+        if ids and asked is not None and all(i in asked for i in ids):
+            return {i: asked[i] for i in ids}
+        return dict(zip(ids, self.stored_versions(ids), strict=True)) if ids else {}
+
+    def _logs_of(self, match_id: UUID) -> list[UUID]:
+        """A cached match and its season (the season of a match never changes): the logs whose
+        versions a command on it asks for; none when the match is not cached."""
         match = self._cached(match_id)
-        if not isinstance(match, Match):
-            return {}
-        ids = [match_id, Season.create_id(match.season)]
-        return dict(zip(ids, self.stored_versions(ids), strict=True))
+        return [match_id, Season.create_id(match.season)] if isinstance(match, Match) else []
 
     def _cached(self, aggregate_id: UUID) -> Any:
         cache = self.repository.cache
@@ -269,15 +277,22 @@ class UnitOfWork(Application):
         if cache is not None and aggregate_id in cache.cache:
             cache.get(aggregate_id, evict=True)
 
-    def _retrying(self, attempt: Callable[[], T], name: str) -> T:
+    def _retrying(self, attempt: Callable[[], T], name: str, match: UUID | None = None) -> T:
         """Each attempt holds the writer's lock of `name` across processes
         (commands.service.writers), so a stale write is rare: one left by a writer of another
-        match's season changes.
+        match's season changes. A command on `match` asks the versions of the match and its
+        season with the lock (`_stored_now`).
         It is retried as a whole command; a command that loses every retry is `busy`."""
         for tries in range(1, RETRIES + 1):
+            logs = self._logs_of(match) if match is not None else []
             try:
-                with self.writers.holding(name):
-                    return attempt()
+                with self.writers.holding(name, self.stored_versions.with_the_lock(logs)) as row:
+                    self._with_the_lock.versions = None if row is None else \
+                        dict(zip(logs, (v or 0 for v in row), strict=True))
+                    try:
+                        return attempt()
+                    finally:
+                        self._with_the_lock.versions = None
             except IntegrityError:
                 # Exponential backoff with full jitter: lockstep retries starve one process.
                 time.sleep(random.uniform(0, min(0.25, 0.002 * 2 ** tries)))
