@@ -6,7 +6,8 @@ size. On SQLite and PostgreSQL.
 
     python bench/vote_cost.py [--n 500] [--pg URL] [--sqlite-only]
 
-Prints mean milliseconds a vote per part (docs/architecture.md, "What a vote costs").
+Prints mean milliseconds a vote per part (docs/architecture.md, "What a vote costs"). On
+PostgreSQL the versions query goes with the lock, in its round trip: the lock's time holds it.
 """
 
 from __future__ import annotations
