@@ -9,7 +9,9 @@ replaces the voter's last one, so the match ends as the seed does) until the log
 SIZE entries; the store is encrypted with a store key as `arbiter init` makes it, and the view
 tables are rebuilt once (timed). The repeated votes are written through the Match aggregate a
 batch at a time (the command path is bench/submit_latency.py's). Prints one row per
-measurement: size, the figure (median of --runs), the goal, and the machine's load.
+measurement: size, the figure (median of --runs), the goal, and the machine's load. The
+figures before the read side (docs/cli.md) were taken with the replaying fold in its place,
+`projections.views.view(app.match(MATCH), viewer, round)`.
 """
 
 from __future__ import annotations
@@ -85,7 +87,10 @@ def in_process_view(url: str, round_: int | None) -> tuple[float, float]:
     """A view as of `round_` in a service opened for it (first call), then warm: ms."""
     start = time.perf_counter()
     app = Arbiter(url)
-    read = reader(app)
+
+    def read(viewer: str, round_: int | None) -> dict:
+        return app.view(MATCH, viewer, round_).view
+
     first = read("public", round_)
     cold = time.perf_counter() - start
     warm = []
@@ -96,16 +101,6 @@ def in_process_view(url: str, round_: int | None) -> tuple[float, float]:
     assert again == first
     app.close()
     return cold * 1000, statistics.median(warm) * 1000
-
-
-def reader(app: Arbiter):
-    """The service's read side where it has one; else the replaying fold (the code before)."""
-    read_view = getattr(app, "view", None)
-    if read_view is not None:
-        return lambda viewer, round_: read_view(MATCH, viewer, round_).view
-    from projections.views import view
-
-    return lambda viewer, round_: view(app.match(MATCH), viewer, round_)
 
 
 def process_ms(args: list[str], env: dict[str, str], runs: int) -> tuple[float, float]:
