@@ -20,16 +20,17 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterator, Sequence
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
-
-from audit.canonical import MAX_SAFE_INTEGER, canonical, salt
-from audit.checkpoints import is_origin_of, leaves, origin
+from audit.canonical import canonical, salt
+from audit.checkpoints import leaves, origin
 from audit.errors import AuditError
+from audit.headers import Header as Header  # the header's reader, kept apart: verify's import
 from audit.merkle import consistency_proof, inclusion_proof
 from audit.notes import parse_checkpoint, parse_note
-from domain.match import Reading, parse_salt_key
+
+if TYPE_CHECKING:  # exporting reads a match; verifying, which imports this, needs none
+    from domain.match import Reading
 
 FORMAT = "arbiter-bundle/1"
 PUBLIC, FULL = "public", "full"
@@ -38,47 +39,6 @@ HEADER, ENTRY, OPENING, OPENED, CHECKPOINT = "header", "entry", "opening", "open
 # What the genesis entry says only when true, and the header repeats then: a seed under 128
 # bits, taken on the host's say-so; a match the host runs without signed checkpoints.
 GENESIS_FLAGS = ("weak_seed", "unsigned")
-
-Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
-
-
-class Header(BaseModel):
-    """The first line: what match this is, what it committed to, and who signs it."""
-
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
-
-    format: Literal["arbiter-bundle/1"]
-    kind: Literal["public", "full"]
-    match: str
-    origin: str
-    game: str
-    rules_version: str
-    season: str
-    players: list[str]
-    seed_commitment: Hex64
-    setup_commitment: Hex64
-    host_key: str | None
-    entries: int = Field(ge=2, le=MAX_SAFE_INTEGER)
-    checkpoints: int | None = Field(default=None, ge=0, le=MAX_SAFE_INTEGER)
-    host_seed: str | None = None
-    salt_key: Hex64 | None = None
-    weak_seed: Literal[True] | None = None
-    unsigned: Literal[True] | None = None
-
-    @model_validator(mode="after")
-    def check_secrets_match_the_kind(self) -> Header:
-        has_secrets = (self.host_seed is not None, self.salt_key is not None)
-        if has_secrets != ((True, True) if self.kind == FULL else (False, False)):
-            raise ValueError("a full bundle has host_seed and salt_key, a public one neither")
-        if not is_origin_of(self.origin, "match", self.match):
-            raise ValueError(f"origin must be PREFIX/match/{self.match}")
-        return self
-
-    def secrets(self) -> tuple[str, str]:
-        """A full bundle's host seed and salt key (the validator made sure of both)."""
-        assert self.host_seed is not None and self.salt_key is not None, "a public bundle"
-        return self.host_seed, self.salt_key
-
 
 def origin_of(notes: Sequence[str], match_id: str) -> str:
     """The origin the notes were signed under, or the default one when there are none."""
@@ -160,6 +120,8 @@ def _lines(match: Reading, sizes: dict[int, str], kind: str, host_key: str | Non
     if kind == FULL:
         header |= {"host_seed": match.host_seed, "salt_key": match.salt_key}
     yield line({HEADER: header})
+    from domain.match import parse_salt_key
+
     data = leaves(entries)
     key = parse_salt_key(match.salt_key)
     previous = 0

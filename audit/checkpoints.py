@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.envelope import entry_bytes
-from domain.season import DEFAULT_PREFIX, ORIGIN_PREFIX, match_origin
+from domain.origins import DEFAULT_PREFIX, ORIGIN_PREFIX, match_origin
 
 
 def origin(match_id: str, prefix: str = DEFAULT_PREFIX) -> str:

@@ -26,6 +26,7 @@ MAX_SIGNATURES = 100  # C2SP asks verifiers to take at least 16; Go stops at 100
 
 _SIG_PREFIX = "\N{EM DASH} "
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f]")
+_SPACE_OR_PLUS = re.compile(r"[\s+]")  # \s is str.isspace, every code point of it
 _KEY_HASH = re.compile(r"[0-9a-fA-F]{8}")
 _DECIMAL = re.compile(r"0|[1-9][0-9]*")
 
@@ -234,7 +235,7 @@ def _parse_signature_line(line: str) -> Signature:
 
 
 def _check_name(name: str, code: str) -> None:
-    if not name or any(c.isspace() or c == "+" for c in name):
+    if not name or _SPACE_OR_PLUS.search(name):
         raise NoteError(code, f"key name {name!r} is empty or holds a space or '+'")
 
 

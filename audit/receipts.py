@@ -18,16 +18,26 @@ import binascii
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from audit.bundle import b64
 from audit.canonical import NotCanonical, commitment, entry_bytes, entry_hash
 from audit.checkpoints import is_origin_of
 from audit.errors import AuditError
 from audit.merkle import HASH_SIZE, inclusion_proof, leaf_hash, verify_inclusion
-from audit.notes import NoteError, VerifierKey, parse_checkpoint, parse_note, verify_note
+from audit.notes import (
+    NoteError,
+    VerifierKey,
+    parse_checkpoint,
+    parse_note,
+    parse_verifier_key,
+    verify_note,
+)
 from audit.signing import parse_extensions
 from audit.verify import ENVELOPE, note_failure, verify
+
+if TYPE_CHECKING:
+    from audit.tiles_bundle import TiledSource
 
 TLOG_PROOF = "c2sp.org/tlog-proof@v1"
 RECEIPT_FIELDS = {"match", "seq", "hash", "entry", "salts", "parts"}
@@ -165,3 +175,41 @@ def prove(receipt: Any, bundle: Iterable[bytes], key: VerifierKey | None = None,
     leaves = [entry_bytes(e) for e in audit.kept[:size]]
     proof = tlog_proof(seq - 1, inclusion_proof(seq - 1, leaves), note)
     return verify_proof(receipt, proof, audit.signer)
+
+
+def prove_from_tiles(receipt: Any, source: TiledSource, key: VerifierKey | None = None,
+                     note: str | None = None) -> Proven:
+    """Prove the receipt's entry from a tiled log, fetching only the checkpoint, log.json and
+    the few hash tiles its inclusion proof needs: under `note` (a checkpoint as it was
+    published) or else under the first of the log's signed checkpoints that covers it. The
+    key is `key`, else the one log.json names."""
+    entry, _ = opened_parts(receipt)
+    seq = entry["seq"]
+    document, reader = source.document()
+    header = document["header"]
+    if header.get("match") != entry["match"]:
+        raise AuditError("receipt_mismatch", f"the tiles are of {header.get('match')!r}", seq)
+    if key is None:
+        if not isinstance(header.get("host_key"), str):
+            raise AuditError("no_host_key", "the tiles name no host key: pass --key", seq)
+        try:
+            key = parse_verifier_key(header["host_key"])
+        except NoteError as error:
+            raise AuditError("malformed_header", error.message, seq) from None
+    if note is None:
+        sizes = [(n, parse_checkpoint(parse_note(n).text).size) for n in document["notes"]]
+        covering = [(n, size) for n, size in sizes if size >= seq]
+        if not covering:
+            raise AuditError("not_covered", "no signed checkpoint of the log covers the entry "
+                             "yet", seq)
+        note, size = covering[0]
+    else:
+        try:
+            size = parse_checkpoint(parse_note(note).text).size
+        except NoteError as error:
+            raise note_failure(error, seq) from None
+        if not seq <= size <= reader.size:
+            raise AuditError("not_covered", f"the checkpoint covers {size} entries; the tiles "
+                             f"hold {reader.size}", seq)
+    proof = tlog_proof(seq - 1, reader.inclusion_proof(seq - 1, size), note)
+    return verify_proof(receipt, proof, key)

@@ -51,8 +51,12 @@ def replay(audit: Audit, round: int, viewer: str) -> dict[str, Any]:
     log = log_of(audit)
     _check_viewer(audit, viewer)
     last = log.records[-1]["entry"]["round"]
-    if not 0 <= round <= last:
-        raise AuditError("unknown_round", f"round {round} is not in this log (rounds 0..{last})")
+    # The codes every entry point gives a bad round (commands/service/rounds.py).
+    if round < 0:
+        raise AuditError("invalid_round", f"round {round}: rounds count from 0 (the setup)")
+    if round > last:
+        raise AuditError("round_not_reached", f"round {round} is not in this log (rounds 0 "
+                         f"to {last})")
     data = view(log, viewer, round)
     mark = audit.marks.get(round)
     data["log_root"] = mark.log_root if mark else None

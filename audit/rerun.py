@@ -12,6 +12,7 @@ from typing import Any
 
 from audit.bundle import Header
 from audit.errors import AuditError
+from audit.state_root import state_root
 from domain.decider import Command
 from domain.errors import RuleViolation
 from domain.match import Match
@@ -41,6 +42,10 @@ class Rerun:
         """The rebuilt match, once entry 2 configured it."""
         assert self.match is not None, "entry 2 configures the match"
         return self.match
+
+    def state_root(self) -> str:
+        """The state root of the rebuilt match as it stands (audit.state_root)."""
+        return state_root(self.configured)
 
     def step(self, entry: dict[str, Any], parts: list[dict[str, Any]]) -> None:
         seq = entry["seq"]

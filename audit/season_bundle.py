@@ -25,14 +25,13 @@ docs/audit.md has the whole description.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from typing import Any
 
 from audit.bundle import b64, line
 from audit.bundle import signed_sizes as checked_sizes
-from audit.canonical import MAX_SAFE_INTEGER, salt
-from audit.checkpoints import is_origin_of, leaves
+from audit.canonical import salt
+from audit.checkpoints import leaves
+from audit.headers import SeasonHeader as SeasonHeader  # read apart from the bundle's writing
 from audit.merkle import consistency_proof, inclusion_proof
 from audit.notes import parse_checkpoint, parse_note
 from domain.match import Reading, parse_salt_key
@@ -44,38 +43,6 @@ HEADER, MATCH_CHECKPOINTS, OPENING, CITED, CHECKPOINT, ENTRY = (
     "header", "match_checkpoints", "opening", "cited", "checkpoint", "entry")
 TAGS = (HEADER, MATCH_CHECKPOINTS, OPENING, CITED, CHECKPOINT)
 CITING = ("MatchAdded", "Posted", "MatchFinished")  # the season entries that rest on a match's
-
-Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
-
-
-class SeasonHeader(BaseModel):
-    """The first line: which season, under which origin, its matches, and who signs."""
-
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
-
-    format: Literal["arbiter-season-bundle/1"]
-    kind: Literal["public", "full"]
-    season: str
-    origin: str
-    matches: list[str]
-    host_key: str | None
-    entries: int = Field(ge=1, le=MAX_SAFE_INTEGER)
-    checkpoints: int | None = Field(default=None, ge=0, le=MAX_SAFE_INTEGER)
-    salt_key: Hex64 | None = None
-
-    @model_validator(mode="after")
-    def check_secrets_match_the_kind(self) -> SeasonHeader:
-        if (self.salt_key is not None) != (self.kind == FULL):
-            raise ValueError("a full bundle has the season's salt_key, a public one none")
-        if not is_origin_of(self.origin, "season", self.season):
-            raise ValueError(f"origin must be PREFIX/season/{self.season}")
-        if len(set(self.matches)) != len(self.matches):
-            raise ValueError("matches must be distinct")
-        return self
-
-    @property
-    def prefix(self) -> str:
-        return self.origin[:-len(f"/season/{self.season}")]
 
 
 def kind_of(value: Any) -> str | None:

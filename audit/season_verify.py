@@ -13,14 +13,11 @@ public one re-runs what the public sees, which is every standing but garnets.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from hashlib import sha256
-from itertools import chain
 from typing import Any
 
-from audit.bundle import HEADER as MATCH_HEADER
 from audit.bundle import b64
 from audit.canonical import EVENT_PREFIX, commitment, entry_bytes, salt
 from audit.errors import AuditError
@@ -32,7 +29,6 @@ from audit.season_bundle import (
     CHECKPOINT,
     CITED,
     ENTRY,
-    FORMAT,
     FULL,
     HEADER,
     MATCH_CHECKPOINTS,
@@ -43,7 +39,6 @@ from audit.season_bundle import (
 )
 from audit.season_signing import parse_season_extensions, standings_hash
 from audit.verify import (
-    Audit,
     _check_part,
     _parse,
     _unb64_hash,
@@ -51,13 +46,13 @@ from audit.verify import (
     read_header,
     signed_by,
     signed_checkpoint,
-    verify,
 )
 from audit.witness import Seen, check_not_rolled_back, check_seen
 from domain.decider import PUBLIC
 from domain.envelope import GENESIS_PREV, SEASON_PREFIX, VERSION
 from domain.errors import RuleViolation
-from domain.season import Season, ending, match_origin, public_standings, season_headline
+from domain.origins import match_origin
+from domain.season import Season, ending, public_standings, season_headline
 
 ENVELOPE = frozenset({"v", "season", "seq", "prev", "kind", "actor", "at", "public", "seals",
                       "hash"})
@@ -80,6 +75,7 @@ class SeasonAudit:
     match_notes: int = 0
     checkpoints: list[int] = field(default_factory=list)
     signed_root: bytes | None = None  # the last checkpoint's Merkle root
+    signed_note: str | None = None  # the last checkpoint's note, with any cosignature lines
     season: Season | None = None
 
     @property
@@ -149,22 +145,6 @@ def verify_season(stream: Iterable[bytes], key: VerifierKey | None = None,
     """Verify the season bundle whose lines `stream` yields; AuditError at the first failure.
     `seen` is the largest checkpoint of this season verified before (audit.witness)."""
     return _SeasonVerifier(key, seen).run(stream)
-
-
-def verify_any(stream: Iterable[bytes], key: VerifierKey | None = None,
-               progress: Callable[[int, int], None] | None = None,
-               seen: Seen | None = None) -> Audit | SeasonAudit:
-    """A match bundle or a season bundle, told apart by the header's format."""
-    lines = iter(stream)
-    first = next(lines, b"")
-    try:
-        header = json.loads(first)
-        is_season = header[MATCH_HEADER]["format"] == FORMAT
-    except (ValueError, KeyError, TypeError):
-        is_season = False
-    rest = chain([first], lines)
-    return verify_season(rest, key, seen) if is_season else \
-        verify(rest, key, progress=progress, seen=seen)
 
 
 class _SeasonVerifier:
@@ -417,6 +397,8 @@ class _SeasonVerifier:
             s.rule(d["player"], d["reason"], changes=d["changes"], status=d["status"], at=at)
         elif kind == "SeasonWon":
             s.crown(d["player"], d["match"], at=at)
+        elif kind == "WitnessKeyRegistered":
+            s.register_witness(d["player"], d["key"], at=at)
         else:
             raise AuditError("rerun_mismatch", f"the season's rules know no {kind!r}",
                              self.size)
@@ -550,6 +532,7 @@ class _SeasonVerifier:
         self.previous = (checkpoint.size, checkpoint.root)
         self.started.checkpoints.append(checkpoint.size)
         self.started.signed_root = checkpoint.root
+        self.started.signed_note = c["note"]
 
     # -- the end ----------------------------------------------------------------------------
 

@@ -15,14 +15,15 @@ state for a round, and only a holder of the full bundle can recompute the state 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from audit.checkpoints import origin
 from audit.errors import AuditError
-from audit.keys import Signer
 from audit.notes import checkpoint_body
-from audit.state_root import state_root
-from domain.match import Match, MatchSnapshot
+
+if TYPE_CHECKING:  # the verifier reads extension lines without loading the match's rules
+    from audit.keys import Signer
+    from domain.match import Match, MatchSnapshot
 
 _ROUND = re.compile(r"round (0|[1-9][0-9]{0,15})")
 _STATE = re.compile(r"state ([0-9a-f]{64})")
@@ -49,6 +50,8 @@ def parse_extensions(lines: tuple[str, ...]) -> RoundClose:
 
 def checkpoint_text(match: Match | MatchSnapshot, round: int, log_origin: str | None = None) -> str:
     """The checkpoint body for `match`'s log as it stands, closing `round`."""
+    from audit.state_root import state_root
+
     return checkpoint_body(log_origin or origin(match.match_id), match.version,
                            match.log_root, extensions(round, state_root(match)))
 

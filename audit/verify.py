@@ -19,6 +19,7 @@ every other line, and any line that fails there, goes the general way, which say
 from __future__ import annotations
 
 import base64
+import binascii
 import gc
 import json
 import re
@@ -26,9 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from hashlib import sha256
 from itertools import islice
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from audit.bundle import (
     CHECKPOINT,
@@ -52,6 +51,7 @@ from audit.canonical import (
     salt,
 )
 from audit.errors import AuditError
+from audit.headers import HeaderError, Strict
 from audit.merkle import HASH_SIZE, TreeBuilder, leaf_hash, verify_consistency, verify_inclusion
 from audit.notes import (
     Checkpoint,
@@ -63,14 +63,15 @@ from audit.notes import (
     parse_verifier_key,
     verify_parsed_note,
 )
-from audit.rerun import Rerun
 from audit.sealed_line import HEAD as SEALED
 from audit.sealed_line import SealedLines
 from audit.signing import parse_extensions
-from audit.state_root import state_root
 from audit.witness import Seen, check_not_rolled_back, check_seen
+
+if TYPE_CHECKING:  # a full bundle's re-run loads the rules, and then only its game's
+    from audit.rerun import Rerun
+    from domain.match import Match
 from domain.envelope import GENESIS_PREV, SEALS, VERSION
-from domain.match import Match
 from domain.rng import match_seed, seed_commitment
 
 CHUNK = 1024
@@ -81,6 +82,7 @@ POSTING = frozenset({"player", "asset", "amount", "reason"})
 _HASH_MEMBER = b'"hash":"'  # canonical key order puts it after "actor" and "at", both texts
 _HASH_MEMBER_END = len(_HASH_MEMBER) + 64 + 2  # the quote and comma after the 64 hex digits
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+_LAST_OF_HASH = frozenset("AEIMQUYcgkosw048")  # base64 digits whose two low bits are zero
 _HEX64S = re.compile(r"(?:[0-9a-f]{64})*")
 _HEX_DIGITS = b"0123456789abcdef"
 _NOTE_ERRORS = {"unverified": "unsigned_checkpoint", "other_key": "wrong_host_key",
@@ -311,6 +313,8 @@ class _Verifier:
                 raise AuditError("seed_mismatch", "the header's host seed does not hash to its "
                                  "seed commitment")
             self.salt_key = bytes.fromhex(salt_key)
+            from audit.rerun import Rerun
+
             self.rerun = Rerun(header)
         if self.rerun is None and not self.keep_log:
             self.sealed = SealedLines(header.match)
@@ -463,7 +467,7 @@ class _Verifier:
     def _round_ended(self, round: int) -> None:
         """Mark the end of `round` (unless its checkpoint did): the log before this entry."""
         if round not in self.started.marks:
-            state = state_root(self.rerun.match) if self.rerun and self.rerun.match else None
+            state = self.rerun.state_root() if self.rerun and self.rerun.match else None
             self.started.marks[round] = RoundMark(round, self.size, self.tree.root().hex(), state)
 
     # -- seals opened in public ------------------------------------------------------------
@@ -562,7 +566,7 @@ class _Verifier:
         if close.round != self.round:
             raise AuditError("bad_round", f"the checkpoint closes round {close.round}, but its "
                              f"last entry belongs to round {self.round}", seq)
-        if self.rerun is not None and state_root(self.rerun.configured) != close.state_root:
+        if self.rerun is not None and self.rerun.state_root() != close.state_root:
             raise AuditError("state_root_mismatch", f"the signed state root of round "
                              f"{close.round} is not the re-run's", seq)
         self.started.checkpoints.append(SignedCheckpoint(
@@ -623,17 +627,15 @@ class _Verifier:
                              self.size)
 
 
-H = TypeVar("H", bound=BaseModel)
+H = TypeVar("H", bound=Strict)
 
 
 def read_header(model: type[H], value: Any) -> tuple[H, VerifierKey | None]:
     """A bundle's header and the host key it names, each in its one spelling."""
     try:
-        header = model.model_validate(value)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(x) for x in first["loc"]) or "header"
-        raise AuditError("malformed_header", f"{where}: {first['msg']}") from None
+        header = model.read(value)
+    except HeaderError as error:
+        raise AuditError("malformed_header", str(error)) from None
     host_key = getattr(header, "host_key", None)
     if host_key is None:
         return header, None
@@ -758,10 +760,13 @@ def _respelled(note: Note) -> str:
 
 
 def _unb64_hash(text: Any, seq: int | None) -> bytes:
-    try:
-        raw = base64.b64decode(text, validate=True) if isinstance(text, str) else b""
-    except ValueError:  # binascii.Error, or a text that is not ASCII
-        raw = b""
-    if len(raw) != HASH_SIZE or base64.b64encode(raw).decode() != text:
-        raise AuditError("malformed_checkpoint", f"{text!r} is not a base64 SHA-256 hash", seq)
-    return raw
+    """A SHA-256 hash in its one base64 spelling: 43 digits, the last with its two low bits
+    zero, and one "="; decoded strictly. A checkpoint's proofs hold many."""
+    if type(text) is str and len(text) == 44 and text[42] in _LAST_OF_HASH:
+        try:
+            raw = binascii.a2b_base64(text, strict_mode=True)
+        except (binascii.Error, ValueError):  # a non-ASCII text is a ValueError
+            raw = b""
+        if len(raw) == HASH_SIZE:
+            return raw
+    raise AuditError("malformed_checkpoint", f"{text!r} is not a base64 SHA-256 hash", seq)

@@ -43,7 +43,8 @@ def write_match(app: Arbiter, size: int) -> None:
         app.register("bench", player)
     rounds = size // (2 * PER_ROUND + 4) + 1
     app.create_match(match_id="long", season="bench", game="sealed_bid",
-                     setup={"players": PLAYERS, "rounds": rounds + 1},
+                     setup={"players": PLAYERS, "rounds": rounds + 1,
+                            "max_replacements": PER_ROUND},  # ~33 bids a player a round
                      host_seed="h" * 40, salt_key="ab" * 32)
     match = app.repository.get(Match.create_id("long"))
     match.handle(Command("open_match", HOST))

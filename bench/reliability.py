@@ -21,6 +21,17 @@ kill9-serve   a serve worker killed with -9 under   a 5xx other than 503  entrie
 hostile-http  huge bodies, unknown keys, bad        a 5xx, a reset, or    a hostile request
               UTF-8 and JSON, bad and missing       a 2xx                 that was recorded
               tokens, floods past the rate limit
+abuse-http    issue 25's probes as a hostile      a probe that holds    a hostile request
+              player, page and stranger: padded    (each is named)       that was recorded
+              tokens, a form flood, 1,000 made-up
+              tokens, forced sign-in, deep JSON and
+              digits, Host, names, the replacement
+              bound
+strangers     one player votes for `--seconds`      a vote answered other a vote answered
+              alone, then while 16 anonymous        than 200; the loaded  recorded that the
+              clients (another process) pull        p99 over VOTE_BUDGET  log lacks
+              bundles, the season bundle,
+              checkpoints, pages and streams
 + every probe of bench/tampers.py (bundle and store tampers: `arbiter check` must name each)
 
 A store probe runs on SQLite and PostgreSQL (a throwaway database); a bundle probe once.
@@ -29,6 +40,7 @@ A store probe runs on SQLite and PostgreSQL (a throwaway database); a bundle pro
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import signal
@@ -39,6 +51,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +65,7 @@ from bench.http_throughput import served
 from bench.stores import SERVER, postgres_url, sqlite_url
 from bench.tampers import Result
 from commands.service.arbiter import Arbiter
-from commands.service.tokens import Tokens
+from commands.service.tokens import Tokens, new_token
 from projections.tables import APPLICATION, open_views
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,8 +95,10 @@ def opened(url: str) -> None:
         app.register_all("s", PLAYERS)
         for player in PLAYERS:
             app.grant("s", player, "garnets", GRANT, "start")
+        # The load probes replace one player's vote far past the rules' default bound.
         app.create_match(match_id="kc", season="s", game="kings_court",
-                         setup={"players": PLAYERS}, host_seed=os.urandom(32).hex(),
+                         setup={"players": PLAYERS, "max_replacements": 10_000},
+                         host_seed=os.urandom(32).hex(),
                          salt_key=os.urandom(32).hex())
         app.submit("kc", "host", "open_match")
     finally:
@@ -415,12 +430,292 @@ def hostile_judged(result: Result, send: Callable[[], httpx.Response]) -> str | 
     return wrong
 
 
+# -- abuse (issue 25) -----------------------------------------------------------------------
+
+def abuse_http(store: str, options: argparse.Namespace) -> Result:
+    """Each probe of issue 25, through `serve` with its limits on (2 a second past a burst of
+    40, 20 refused tokens a minute) behind a trusted proxy, so that each probe comes from an
+    address of its own (X-Forwarded-For)."""
+    result = Result()
+    with store_url(store, options) as url:
+        opened(url)
+        app = Arbiter(url, signer=SIGNER)
+        try:  # a match under the rules' default bound on replacements
+            app.create_match(match_id="kc-cap", season="s", game="kings_court",
+                             setup={"players": PLAYERS}, host_seed=os.urandom(32).hex(),
+                             salt_key=os.urandom(32).hex())
+            app.submit("kc-cap", "host", "open_match")
+            codes = Tokens(app).issue_joins("kc", ["carol"])
+            capped = Tokens(app).issue_all("kc-cap", PLAYERS)
+        finally:
+            app.close()
+        env = {"ARBITER_RATE": "2", "ARBITER_BURST": "40", "ARBITER_TRUSTED_PROXIES": "127.0.0.1",
+               "ARBITER_PUBLIC_URL": "https://arbiter.example",
+               "ARBITER_HOST_KEY": cli_env()["ARBITER_HOST_KEY"]}
+        with served(url, workers=1, env=env) as (base, _):
+            tokens = player_tokens(url, base)
+            host = host_token(url)
+            before, _ = log_of(url)
+            accepted = 0
+            for n, (name, probe) in enumerate(ABUSES.items()):
+                with httpx.Client(base_url=base, timeout=60, headers={
+                        "X-Forwarded-For": f"198.51.100.{n + 1}"}) as http:
+                    result.tried += 1
+                    started = time.monotonic()
+                    wrong, recorded = probe(http, Held(tokens, capped, host, codes["carol"]))
+                    accepted += recorded
+                    if wrong:
+                        result.failed += 1
+                        result.note(f"{name}: {wrong}")
+                    else:
+                        result.note(f"{name} held ({time.monotonic() - started:.1f} s)")
+            after, _ = log_of(url)
+            result.lost += after - before - 2 * accepted  # only what the probes let through
+    return result
+
+
+def host_token(url: str) -> str:
+    app = Arbiter(url)
+    try:
+        return Tokens(app).set_host()
+    finally:
+        app.close()
+
+
+@dataclass(frozen=True)
+class Held:
+    """What the probes hold: kc's player tokens, kc-cap's, the host token, carol's join code."""
+
+    tokens: dict[str, str]
+    capped: dict[str, str]
+    host: str
+    code: str
+
+
+Probe = Callable[[httpx.Client, Held], tuple[str | None, int]]
+VIEW, VOTES = "/matches/kc/players/bob/view", "/matches/kc/players/bob/commands"
+
+
+def padded_tokens(http: httpx.Client, held: Held) -> tuple[str | None, int]:
+    """100 of bob's requests, each with his token padded by a Unicode space: none is bob."""
+    pads = ["\u00a0", "\u0085", "\u2003", "\u3000"]
+    answers = [http.get(VIEW, headers={"Authorization": f"Bearer {held.tokens['bob']}{pads[n % 4]}"
+                                       .encode()}).status_code for n in range(100)]
+    if any(a == 200 or a >= 500 for a in answers) or 429 not in answers or 403 not in answers:
+        return f"{answers.count(200)} × 200, {answers.count(429)} × 429", 0
+    return None, 0
+
+
+def form_flood(http: httpx.Client, held: Held) -> tuple[str | None, int]:
+    """300 votes through carol's page form: limited as her API requests are."""
+    me = http.post("/m/kc/session", data={"token": held.code}, follow_redirects=True)
+    csrf = me.text.split('name="csrf" value="', 1)[-1].split('"', 1)[0]
+    answers = [http.post("/m/kc/me/commands", data={
+        "csrf": csrf, "command": "vote", "arg.candidate": "dave", "id": f"flood-{n}"},
+        follow_redirects=False).status_code for n in range(300)]
+    done = answers.count(303)  # her burst (40) and what the rate refilled meanwhile
+    if 429 not in answers or any(a >= 500 for a in answers) or not 30 <= done <= 60:
+        return f"{done} × 303, {answers.count(429)} × 429", done
+    return None, done
+
+
+def made_up_tokens(http: httpx.Client, held: Held) -> tuple[str | None, int]:
+    """1,000 made-up tokens of the right shape: refused, then limited as one address."""
+    answers = [http.get(VIEW, headers={"Authorization": f"Bearer {new_token()}"}).status_code
+               for _ in range(1000)]
+    if any(a not in (403, 429) for a in answers) or not 1 <= answers.count(403) <= 20:
+        return f"{answers.count(403)} × 403, {answers.count(429)} × 429", 0
+    return None, 0
+
+
+def forced_sign_in(http: httpx.Client, held: Held) -> tuple[str | None, int]:
+    """Another site's page posting a code to /session, or signing the reader out."""
+    evil = {"Origin": "https://evil.example"}
+    answers = [http.post("/m/kc/session", data={"token": held.code}, headers=evil),
+               http.post("/m/kc/logout", headers=evil), http.post("/host/logout", headers=evil)]
+    if any(a.status_code != 403 or "set-cookie" in a.headers for a in answers):
+        return f"{[a.status_code for a in answers]}", 0
+    as_token = http.get("/matches/kc/players/carol/view",
+                        headers={"Authorization": f"Bearer {held.code}"})
+    return (None if as_token.status_code == 403 else "a join code opened the API"), 0
+
+
+def crashing_input(http: httpx.Client, held: Held) -> tuple[str | None, int]:
+    """JSON nested 1,000 deep, 5,000 digits, '²', as bodies, Last-Event-IDs and queries."""
+    bob = {"Authorization": f"Bearer {held.tokens['bob']}", "Content-Type": "application/json"}
+    deep, digits = "[" * 1000 + "]" * 1000, "7" * 5000
+    answers = [
+        http.post(VOTES, content=deep, headers=bob),
+        http.post(VOTES, content=f'{{"command": "vote", "args": {{"n": {digits}}}}}',
+                  headers=bob),
+        http.get("/matches/kc/events", headers={"Last-Event-ID": "²".encode()}),
+        http.get("/matches/kc/events", headers={"Last-Event-ID": digits}),
+        http.get("/matches/kc", params={"round": digits}),
+        http.get("/m/kc", params={"round": "²"}),
+    ]
+    if any(a.status_code >= 500 or a.is_success for a in answers):
+        return f"{[a.status_code for a in answers]}", 0
+    return None, 0
+
+
+def headers_and_host(http: httpx.Client, held: Held) -> tuple[str | None, int]:
+    """/docs framed or sniffed; a forged Host header in the page's links."""
+    docs, api = http.get("/docs"), http.get("/matches/kc")
+    page = http.get("/m/kc", headers={"Host": "evil.example"})
+    if "frame-ancestors 'none'" not in docs.headers.get("content-security-policy", ""):
+        return "/docs may be framed", 0
+    if api.headers.get("x-content-type-options") != "nosniff":
+        return "JSON without nosniff", 0
+    return ("the page links to the Host" if "evil.example" in page.text else None), 0
+
+
+def impersonating_names(http: httpx.Client, held: Held) -> tuple[str | None, int]:
+    """Names that break a route or look like bob; a reason with an RLO."""
+    auth = {"Authorization": f"Bearer {held.host}"}
+    codes = [http.post("/seasons/s/players", json={"players": [name]}, headers=auth)
+             .json().get("error") for name in ("a/b", "b\u043eb", "Bob", "..")]
+    rlo = http.post("/seasons/s/grants", headers=auth, json={"grants": [
+        {"player": "bob", "amount": 1, "reason": "late \u202eeton"}]}).json().get("error")
+    wanted = ["invalid_name", "confusable_name", "confusable_name", "invalid_name"]
+    return (None if codes == wanted and rlo == "invalid_text" else f"{codes} {rlo}"), 0
+
+
+def replacement_bound(http: httpx.Client, held: Held) -> tuple[str | None, int]:
+    """One player sends 40 votes in one round of a match under the default bound (30)."""
+    def vote(voter: str, candidate: str, n: int) -> httpx.Response:
+        return http.post(f"/matches/kc-cap/players/{voter}/commands", json={
+            "command": "vote", "id": f"cap-{n}", "args": {"candidate": candidate}},
+            headers={"Authorization": f"Bearer {held.capped[voter]}"})
+
+    # A voter and a candidate outside the court.
+    voter, candidate = next((v, c) for v in PLAYERS for c in PLAYERS
+                            if v != c and vote(v, c, 0).status_code == 200)
+    answers = [vote(voter, candidate, n).status_code for n in range(1, 40)]
+    done = 1 + answers.count(200)
+    if done != 31 or answers.count(422) != 9:
+        return f"{done} recorded of 40", 0
+    return None, 0  # kc-cap's entries are not kc's
+
+
+ABUSES: dict[str, Probe] = {
+    "padded tokens": padded_tokens, "form flood": form_flood, "1,000 made-up tokens":
+    made_up_tokens, "forced sign-in": forced_sign_in, "crashing input": crashing_input,
+    "headers and Host": headers_and_host, "names": impersonating_names,
+    "replacement bound": replacement_bound,
+}
+
+
+# -- strangers ------------------------------------------------------------------------------
+
+STRANGERS = 16
+VOTE_BUDGET = 0.050  # seconds: a player's vote p99 while strangers pull (docs/deploy.md)
+
+
+def strangers(store: str, options: argparse.Namespace) -> Result:
+    """A player's vote latency alone, then under anonymous load on the demo's season (its
+    bundle is the costliest thing a stranger may ask for). The rate limits are off unless
+    `--limited`: then they are serve's defaults, and each stranger comes from an address of
+    its own behind a trusted proxy, as in production."""
+    result, env = Result(), cli_env()
+    with store_url(store, options) as url:
+        demo = ran(arbiter(url, env, "demo"), env)
+        if demo is None or demo.returncode != 0:
+            result.failed += 1
+            result.note("the demo failed")
+            return result
+        opened(url)
+        before, _ = log_of(url)
+        keyed = {"ARBITER_HOST_KEY": env["ARBITER_HOST_KEY"]}
+        if options.limited:
+            keyed.update({"ARBITER_RATE": "20", "ARBITER_BURST": "40",
+                          "ARBITER_TRUSTED_PROXIES": "127.0.0.1"})
+        with served(url, workers=2, env=keyed) as (base, _):
+            tokens = player_tokens(url, base)
+            recorded: set[str] = set()
+            alone = timed_votes(result, recorded, base, tokens, options.seconds)
+            load = multiprocessing.get_context("spawn").Process(
+                target=pull, args=(base, options.seconds + 10), daemon=True)
+            load.start()
+            time.sleep(2)  # the strangers are all pulling
+            loaded = timed_votes(result, recorded, base, tokens, options.seconds)
+            load.terminate()
+            load.join()
+        version, handled = log_of(url)
+        result.lost += len(recorded - handled) + abs(version - before - 2 * len(recorded))
+        if options.limited:
+            result.note("limits on (20/s, 40 at once, per address)")
+        for name, samples in (("alone", alone), (f"{STRANGERS} strangers", loaded)):
+            ordered = sorted(samples)
+            result.note(f"{name}: {len(ordered)} votes, p50 {percentile(ordered, 50):.0f} ms, "
+                        f"p99 {percentile(ordered, 99):.0f} ms")
+        if percentile(sorted(loaded), 99) > VOTE_BUDGET * 1000:
+            result.failed += 1
+    result.named()
+    return result
+
+
+def percentile(ordered: list[float], p: int) -> float:
+    return ordered[max(0, -(-len(ordered) * p // 100) - 1)] * 1000 if ordered else 0.0
+
+
+def timed_votes(result: Result, recorded: set[str], base: str, tokens: dict[str, str],
+                seconds: float) -> list[float]:
+    """bob votes, one vote at a time, for `seconds`: each vote's time to its answer."""
+    samples: list[float] = []
+    stop = time.monotonic() + seconds
+    with httpx.Client(base_url=base, timeout=60, headers={
+            "Authorization": f"Bearer {tokens['bob']}"}) as http:
+        while time.monotonic() < stop:
+            n = result.tried
+            body = {"command": "vote", "id": str(n),
+                    "args": {"candidate": PLAYERS[n % 2 + 2]}}
+            started = time.perf_counter()
+            failed = result.failed
+            if http_judged(result, lambda b=body: http.post(
+                    "/matches/kc/players/bob/commands", json=b)):
+                recorded.add(f"api:bob:{n}")
+                samples.append(time.perf_counter() - started)
+            else:
+                result.failed = failed + 1  # any refusal of a plain vote is a failure
+            time.sleep(0.05)
+    return samples
+
+
+def pull(base: str, seconds: float) -> None:
+    """STRANGERS anonymous clients, each asking in turn for what anyone may read; two of
+    them hold a stream open instead."""
+    paths = ["/seasons/spring/bundle", "/matches/spring-totems/bundle", "/matches/kc/bundle",
+             "/seasons/spring/checkpoints", "/matches/kc/checkpoints", "/m/kc", "/s/spring",
+             "/m/spring-totems", "/matches/kc"]
+    stop = time.monotonic() + seconds
+
+    def client(c: int) -> None:
+        with httpx.Client(base_url=base, timeout=60,
+                          headers={"X-Forwarded-For": f"203.0.113.{c + 1}"}) as http:
+            if c < 2:
+                with suppress(httpx.HTTPError), http.stream("GET", "/matches/kc/events") as sse:
+                    for _ in sse.iter_lines():
+                        if time.monotonic() > stop:
+                            return
+                return
+            n = c
+            while time.monotonic() < stop:
+                with suppress(httpx.HTTPError):
+                    http.get(paths[n % len(paths)])
+                n += 1
+
+    with ThreadPoolExecutor(STRANGERS) as pool:
+        list(pool.map(client, range(STRANGERS)))
+
+
 PROBES: dict[str, Callable[[str, argparse.Namespace], Result]] = {
     "writers-cli": writers_cli,
     "writers-http": writers_http,
     "kill9-cli": kill9_cli,
     "kill9-serve": kill9_serve,
     "hostile-http": hostile_http,
+    "abuse-http": abuse_http,
+    "strangers": strangers,
     **tampers.PROBES,
 }
 
@@ -435,6 +730,10 @@ def main() -> None:
                         help="seconds after its start a command is killed, at most")
     parser.add_argument("--rounds", type=int, default=4, help="rounds of 16 CLI writers")
     parser.add_argument("--votes", type=int, default=10, help="votes of each HTTP writer")
+    parser.add_argument("--seconds", type=float, default=20,
+                        help="seconds of votes alone, then under the strangers' load")
+    parser.add_argument("--limited", action="store_true",
+                        help="strangers: serve's default limits, each stranger its own address")
     parser.add_argument("--clear", action="store_true")
     tampers.run(parser.parse_args(), PROBES)
 

@@ -59,7 +59,8 @@ def run(url: str, n: int) -> tuple[float, float, float, float]:
     file = file.model_copy(update={"match": match_id, "season": match_id})
     prepare_season(app, file)
     app.create_match(match_id=match_id, season=file.season, game=file.game,
-                     setup={"players": file.players, **file.setup},
+                     # two voters replace their votes n / 2 times: past the default bound
+                     setup={"players": file.players, **file.setup, "max_replacements": 10_000},
                      host_seed=file.host_seed, salt_key=file.salt_key)
     app.submit(match_id, "host", "open_match")
     voters = file.players[:2]

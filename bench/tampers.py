@@ -56,10 +56,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from audit import keys, witness
+from audit.any_bundle import verify_any
 from audit.bundle import CHECKPOINT, FULL, HEADER, OPENING, PUBLIC, export, line
 from audit.errors import AuditError
 from audit.notes import parse_checkpoint, parse_note, parse_verifier_key
-from audit.season_verify import verify_any
 from audit.verify import ENVELOPE
 from bench.stores import SERVER, postgres_url, sqlite_url
 from commands.cli.matchfile import load, play

@@ -12,7 +12,8 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import Aggregate, event
 
 from domain.errors import RuleViolation
-from domain.season import DEFAULT_PREFIX, check_origin_prefix, match_origin
+from domain.origins import DEFAULT_PREFIX, match_origin
+from domain.season import check_origin_prefix
 
 
 class MatchCheckpoints(Aggregate):
@@ -34,6 +35,51 @@ class MatchCheckpoints(Aggregate):
     def for_round(self, round: int) -> dict[str, Any] | None:
         signed = [n for n in self.notes if n["round"] <= round]
         return signed[-1] if signed else None
+
+
+class MatchCosignatures(Aggregate):
+    """Witnesses' cosignature lines (c2sp.org/tlog-cosignature) of a match's checkpoints, by
+    the size of the note each cosigns: kept apart from the notes, which never change, and
+    added to them wherever a note is served (`cosigned`)."""
+
+    @staticmethod
+    def create_id(match_id: str) -> UUID:
+        return uuid5(NAMESPACE_URL, f"arbiter/cosignatures/{match_id}")
+
+    @event("Started")
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+        self.lines: dict[int, list[str]] = {}
+
+    @event("Cosigned")
+    def cosign(self, size: int, line: str) -> None:
+        """A line the caller checked: a witness's cosignature of the note of `size` entries."""
+        self.lines[size] = [*self.lines.get(size, []), line]
+
+
+class SeasonCosignatures(Aggregate):
+    """Witnesses' cosignature lines of a season's checkpoints, as `MatchCosignatures`."""
+
+    @staticmethod
+    def create_id(season: str) -> UUID:
+        return uuid5(NAMESPACE_URL, f"arbiter/season-cosignatures/{season}")
+
+    @event("Started")
+    def __init__(self, season: str) -> None:
+        self.season = season
+        self.lines: dict[int, list[str]] = {}
+
+    @event("Cosigned")
+    def cosign(self, size: int, line: str) -> None:
+        self.lines[size] = [*self.lines.get(size, []), line]
+
+
+def cosigned(note: dict[str, Any]) -> str:
+    """A note as served: the host's note, then its witnesses' cosignature lines (`notes` of
+    the service's `cosigned_notes`); still a note every verifier reads, since a signature by
+    a key it does not know is ignored."""
+    text: str = note["note"]
+    return text + "".join(note.get("cosignatures", []))
 
 
 class SeasonCheckpoints(Aggregate):

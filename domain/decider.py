@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from domain.rng import Rng
 
@@ -107,7 +107,9 @@ class Arg:
     values). The rules check values themselves, with their own codes; the framework uses this
     to refuse unknown arguments, bound sizes (domain.edge: a text at most `max_length`
     characters, 100 unless said; lists at most 100 items, `max_items` being the rules' bound),
-    document the API and draw forms."""
+    document the API and draw forms. `minimum` and `maximum` state an "int"'s range where the
+    rules fix it whatever the setup (a bill number 1 to 60): shown to players (Discord's
+    options), never checked here: the rules check it with their code."""
 
     kind: str
     required: bool = True
@@ -115,6 +117,8 @@ class Arg:
     max_items: int | None = None
     label: str = ""
     max_length: int | None = None
+    minimum: int | None = None
+    maximum: int | None = None
 
 
 @dataclass(frozen=True)
@@ -136,10 +140,28 @@ def fold_summary(game: Game, events: Sequence[Event], viewer: str) -> dict[str, 
     return view
 
 
+REPLACEMENTS = 30  # times a player may replace a submission in a round, unless the setup says
+
+
 class SetupBase(BaseModel):
-    """Every game's Setup names its players in seat order."""
+    """Every game's Setup names its players in seat order, and may bound how often a player
+    replaces a submission in one round (`max_replacements`; unstated, REPLACEMENTS: a setup
+    that does not state it is recorded without it, as before the bound existed)."""
 
     players: list[str]
+    max_replacements: int | None = Field(
+        default=None, ge=0, le=10_000,
+        description=f"How many times a player may replace a submission (send the same "
+                    f"command again) in one round; left empty, {REPLACEMENTS}.")
+
+    @property
+    def replacements(self) -> int:
+        return REPLACEMENTS if self.max_replacements is None else self.max_replacements
+
+    def recorded(self) -> dict[str, Any]:
+        """The setup as the log records it: a bound the host did not state is left out."""
+        unstated = {"max_replacements"} if self.max_replacements is None else set()
+        return self.model_dump(mode="json", exclude=unstated)
 
 
 class Game(Protocol):

@@ -102,6 +102,16 @@ def check_args(name: str, spec: CommandSpec | None, args: Mapping[str, Any]) -> 
         check_value(value, arg, f"{name}.{key}", 1)
 
 
+def check_required(name: str, spec: CommandSpec | None, args: Mapping[str, Any]) -> None:
+    """Refuse a command sent without an argument its declaration requires, naming it (the
+    rules would read it as missing: "None is not a player"). A match that has ended answers
+    with its rules' code first (`Match._decide_after_end`)."""
+    for key, arg in (spec.args if spec is not None else {}).items():
+        if arg.required and key not in args:
+            what = f" ({arg.label})" if arg.label else ""
+            raise RuleViolation("missing_argument", f"{name} needs {key}{what}")
+
+
 def check_value(value: Any, arg: Arg | None, where: str, depth: int) -> None:
     """Bound one value by its declaration (an undeclared one by the defaults)."""
     if depth > DEPTH_MAX:

@@ -30,7 +30,14 @@ from pydantic import ValidationError
 
 from domain.canonical import NotCanonical, canonical, check
 from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event, Game, SetupBase
-from domain.edge import MATCH_SPECS, check_args, check_command_id, check_name, excerpt
+from domain.edge import (
+    MATCH_SPECS,
+    check_args,
+    check_command_id,
+    check_name,
+    check_required,
+    excerpt,
+)
 from domain.envelope import GENESIS_PREV, known_entry_bytes, salt, seal_entry
 from domain.errors import RuleViolation
 from domain.frozen import freeze, thaw
@@ -128,6 +135,8 @@ class Match(Reading, Aggregate):
         self.state: Any = None
         self.handled: dict[str, list[int]] = {}
         self.sent: dict[str, str] = {}  # command id -> fingerprint of the command it named
+        self.resent: dict[str, int] = {}  # command name -> times it was sent, by player
+        self.resent_round = 0  # ... in this round
         self.voided: set[int] = set()
         self.opened: set[int] = set()
         self.unsigned = bool(record["entry"]["public"].get("unsigned"))
@@ -187,7 +196,7 @@ class Match(Reading, Aggregate):
         match = cls(match_id=match_id, season=season, game_id=game_id, salt_key=salt_key,
                     record=record)
         secret = MatchFact("SetupCommitted", {
-            "setup": parsed.model_dump(mode="json"),
+            "setup": parsed.recorded(),
             "host_seed": host_seed,
             "garnets": {p: garnets.get(p, 0) for p in parsed.players},
         }, audience=HOST, actor=HOST)
@@ -206,6 +215,7 @@ class Match(Reading, Aggregate):
             return self.handled[command_id]
         check_name(command.name, "command")
         self.check_actor_is_known(command.actor)
+        self.check_replacements_left(command)
         facts = self._decide_plain(command)
         roles = ["meta" if isinstance(fact, MatchFact) else "fact" for fact in facts]
         for fact, role in zip(facts, roles, strict=True):
@@ -255,9 +265,10 @@ class Match(Reading, Aggregate):
         check_args(command.name, spec, command.args)
         if self.phase == ENDED:
             return self._decide_after_end(command)
-        if command.name in MATCH_COMMANDS:
+        if command.name in MATCH_COMMANDS:  # the host's commands name what they lack themselves
             decided: list[Event] = getattr(self, f"_decide_{command.name}")(command)
             return decided
+        check_required(command.name, spec, command.args)
         if self.phase == CONFIGURED:
             if command.actor == HOST:
                 raise RuleViolation("wrong_state", "the host has not opened the match")
@@ -529,12 +540,31 @@ class Match(Reading, Aggregate):
         head = headline(record)
         if head["actor"] != HOST:
             self.shapes.append(PLAYER_COMMAND)
+            self._count_sent(record["entry"]["round"], head["actor"], head["data"]["name"])
             return
         self.shapes.append(HOST_COMMAND)
         if head["data"]["name"] not in BOOKKEEPING:
             seq = record["entry"]["seq"]
             self.turns.append([seq, head["data"]["name"]])
             self.window_start, self.window_state = seq, self.state
+
+    def _count_sent(self, round: int, player: str, name: str) -> None:
+        if round != self.resent_round:
+            self.resent, self.resent_round = {}, round
+        key = f"{player}\x00{name}"
+        self.resent[key] = self.resent.get(key, 0) + 1
+
+    def check_replacements_left(self, command: Command) -> None:
+        """A player sends one command at most 1 + the setup's `replacements` times a round:
+        nobody can grow a log without bound by replacing a vote."""
+        if command.actor in (HOST, SYSTEM) or self.setup is None or self.phase != OPEN:
+            return
+        sent = self.resent.get(f"{command.actor}\x00{command.name}", 0) \
+            if self.resent_round == self.round else 0
+        if sent > self.setup.replacements:
+            raise RuleViolation("too_many_replacements", f"{command.name} was sent "
+                                f"{sent} times this round: a submission may be replaced "
+                                f"{self.setup.replacements} times a round in this match")
 
     @property
     def log_root(self) -> bytes:
@@ -547,9 +577,10 @@ class Match(Reading, Aggregate):
         return {
             "match_id": self.match_id, "season": self.season, "game_id": self.game_id,
             "salt_key": self.salt_key, "phase": self.phase, "players": self.players,
-            "setup": None if self.setup is None else self.setup.model_dump(mode="json"),
+            "setup": None if self.setup is None else self.setup.recorded(),
             "host_seed": self.host_seed, "contributions": self.contributions,
             "state": freeze(self.state), "handled": self.handled, "sent": self.sent,
+            "resent": self.resent, "resent_round": self.resent_round,
             "voided": sorted(self.voided), "opened": sorted(self.opened),
             "unsigned": self.unsigned, "first_seq": keep,
             "records": self.records[keep - self.first_seq:], "tree": self.tree.state(),
@@ -572,6 +603,8 @@ class Match(Reading, Aggregate):
         state["shapes"] = bytearray(state["shapes"].encode())
         state["moved"] = {int(k): v for k, v in state["moved"].items()}
         state.setdefault("sent", {})  # a store snapshot taken before command fingerprints
+        state.setdefault("resent", {})  # ... or before the bound on replacements: it counts
+        state.setdefault("resent_round", 0)  # from the snapshot on
         state.update(_id=aggregate_id, _version=version, _pending_events=[])
         object.__setattr__(match, "__dict__", state)
         return match

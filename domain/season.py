@@ -18,6 +18,7 @@ changes the season. An auditor re-runs a season bundle through these same method
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
@@ -31,6 +32,10 @@ from domain.edge import TEXT_MAX, check_name, check_text, excerpt
 from domain.envelope import GENESIS_PREV, seal_season_entry
 from domain.errors import RuleViolation
 from domain.match import parse_salt_key
+from domain.origins import DEFAULT_PREFIX as DEFAULT_PREFIX  # re-exported: older imports
+from domain.origins import ORIGIN_PREFIX as ORIGIN_PREFIX
+from domain.origins import match_origin as match_origin
+from domain.origins import season_origin as season_origin
 
 ASSETS = ("garnets", "tol", "opal", "moe", "ec", "dm_entrant")
 POSTED_ONLY = ("trade_freeze",)  # a match's freeze on garnet trades, not a balance
@@ -44,18 +49,16 @@ DUEL_GAME = "tile_joust"  # the game of Death Matches and of the Final Match
 ELIMINATED, REINSTATED = "eliminated", "reinstated"
 
 SEASON_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-# A schema-less URL (c2sp.org/tlog-checkpoint): no spaces, no '+'.
-ORIGIN_PREFIX = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~-]*(/[A-Za-z0-9._~-]+)*")
-DEFAULT_PREFIX = "arbiter"
 RESERVED = (HOST, SYSTEM, PUBLIC)
 
 
-def season_origin(prefix: str, name: str) -> str:
-    return f"{prefix}/season/{name}"
+WITNESS_KEY = re.compile(r"player-[0-9a-f]{12}\+[0-9a-f]{8}\+[A-Za-z0-9+/]{44}")  # 0x04 || 32 bytes
 
 
-def match_origin(prefix: str, match_id: str) -> str:
-    return f"{prefix}/match/{match_id}"
+def witness_name(season: str, player: str) -> str:
+    """The name of a player's witness key: a signed-note key name may hold no space or '+',
+    which a player id may, so it is a hash of the two."""
+    return "player-" + hashlib.sha256(f"{season}\n{player}".encode()).hexdigest()[:12]
 
 
 def check_origin_prefix(prefix: object) -> str:
@@ -102,6 +105,7 @@ class Season(Aggregate):
         self.matches: dict[str, dict[str, Any]] = {}  # in the order they were added
         self.dmos: dict[str, dict[str, str]] = {}  # main match -> ec -> the DMO the host named
         self.champion: str | None = None
+        self.witnesses: dict[str, str] = {}  # player -> their browser's witness key (a vkey)
         self.garnets_seen = True  # False for a reader who sees only the public entries
         self._apply(record)
 
@@ -129,6 +133,20 @@ class Season(Aggregate):
         if player in self.balances:
             raise RuleViolation("player_exists", f"{excerpt(player)} is registered already")
         self._append("PlayerRegistered", HOST, at, {"player": player})
+
+    def register_witness(self, player: str, key: str, *, at: str | None = None) -> None:
+        """A player's browser becomes a witness of the season's logs: its cosignature key
+        (a c2sp.org/signed-note vkey of type 0x04, named `witness_name`), once per player.
+        The caller has checked the key's encoding; the name is checked here."""
+        self.check_is_registered(player)
+        if player in self.witnesses:
+            raise RuleViolation("witness_registered", f"{excerpt(player)} registered a witness "
+                                "key already (from another browser): only that browser cosigns")
+        if not isinstance(key, str) or not WITNESS_KEY.fullmatch(key) or \
+                key.split("+")[0] != witness_name(self.name, player):
+            raise RuleViolation("invalid_witness_key", f"{excerpt(key)}: a witness key is "
+                                f"{witness_name(self.name, player)}+HASH+BASE64")
+        self._append("WitnessKeyRegistered", player, at, {"player": player, "key": key})
 
     def grant(self, player: str, asset: str, amount: int, reason: str, *,
               at: str | None = None) -> None:
@@ -440,6 +458,9 @@ class Season(Aggregate):
     def _on_PlayerRegistered(self, number: int, player: str) -> None:
         self.players.append(player)
         self.balances[player] = dict.fromkeys(ASSETS, 0)
+
+    def _on_WitnessKeyRegistered(self, number: int, player: str, key: str) -> None:
+        self.witnesses[player] = key
 
     def _on_Granted(self, number: int, player: str, asset: str, amount: int, reason: str) -> None:
         self.balances[player][asset] += amount

@@ -9,20 +9,17 @@ agree.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 from domain.decider import HOST, Game
 from domain.games import get_game
 from domain.match import Reading
+from projections import words
 from projections.follow import deadline_command_id, follow, submitter
 
 __all__ = ["close_commands", "dashboard", "deadline_command_id", "open_deadline", "phase_line",
            "phase_now", "phase_words", "still_to_act", "submitter", "what_closing_does"]
-
-MATCH_PHASES = {"configured": "waiting for the opening", "open": "open", "ended": "over"}
-
 
 def open_deadline(match: Reading) -> dict[str, Any] | None:
     """The last deadline the host set for the open round, and whether it has closed it."""
@@ -49,16 +46,8 @@ def phase_now(match: Reading) -> dict[str, Any]:
 
 # -- the host's words -------------------------------------------------------------------------
 
-def phase_words(game_id: str, phase: str) -> str:
-    """A phase in the game's words ("the tie-break"), else the name made readable."""
-    said = getattr(get_game(game_id), "PHASES", {}).get(phase) or MATCH_PHASES.get(phase)
-    return said or phase.replace("_", " ")
-
-
-def named(players: Sequence[str]) -> str:
-    if len(players) <= 1:
-        return "".join(players)
-    return ", ".join(players[:-1]) + " and " + players[-1]
+phase_words = words.phase  # the phase in the game's words, shared with the pages and the CLI
+named = words.names
 
 
 def phase_line(board: dict[str, Any]) -> str:
@@ -68,7 +57,7 @@ def phase_line(board: dict[str, Any]) -> str:
         return "Not opened yet: players may add to the seed until the host opens the match."
     if phase in ("ended", "over"):
         return "The match is over."
-    words = phase_words(board["game"], phase)
+    said = phase_words(board["game"], phase)
     acting = board.get("acting")
     if acting is None:
         who = ""
@@ -78,7 +67,7 @@ def phase_line(board: dict[str, Any]) -> str:
         who = f"; only {acting[0]} acts"
     else:
         who = f"; {len(acting)} players act"
-    return f"Round {board['round']}: {words}{who}."
+    return f"Round {board['round']}: {said}{who}."
 
 
 def still_to_act(board: dict[str, Any]) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic_core import PydanticUndefined
 
+from domain.decider import SetupBase
 from domain.games import game_ids, get_game
 from projections.story import game_name
 
@@ -53,7 +54,9 @@ def setup_fields(game_id: str, leave_out: tuple[str, ...] = ()) -> list[dict[str
     schema = game.Setup.model_json_schema()
     helps: dict[str, str] = getattr(game, "SETUP_HELP", {})
     fields = []
-    for name, field in game.Setup.model_fields.items():
+    every_game = SetupBase.model_fields  # the match's own settings, after the game's
+    ordered = sorted(game.Setup.model_fields.items(), key=lambda item: item[0] in every_game)
+    for name, field in ordered:
         if name in SEASON_FIELDS or name in leave_out:
             continue
         kind, choices = kind_of(schema["properties"].get(name, {}))
@@ -61,7 +64,7 @@ def setup_fields(game_id: str, leave_out: tuple[str, ...] = ()) -> list[dict[str
                    else None if field.default is PydanticUndefined else field.default)
         fields.append({"name": name, "kind": kind, "choices": choices,
                        "required": field.is_required(), "default": shown(kind, default),
-                       "help": helps.get(name, ""),
+                       "help": helps.get(name) or field.description or "",
                        "advanced": kind == "json"})
     return fields
 

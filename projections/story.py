@@ -16,12 +16,10 @@ from typing import Any
 
 from domain.decider import HOST
 from domain.games import get_game
+from projections import words as said
 from projections.timeline import timeline
 
 LINE = 200  # characters in one sentence, at most (docs/writing-a-game.md)
-GAMES = {"amalgamation": "The Amalgamation", "kings_court": "King's Court",
-         "merchants_guild": "The Merchants' Guild", "tile_joust": "Tile Joust",
-         "totemic_might": "Totemic Might"}
 # The match's own kinds: told here, never by a game.
 OPENING = ("MatchCreated", "SeedContributed", "MatchOpened", "DeadlineSet")
 CLOSING = ("SubmissionVoided", "SubmissionEntered", "SealOpened", "MatchAbandoned",
@@ -29,8 +27,9 @@ CLOSING = ("SubmissionVoided", "SubmissionEntered", "SealOpened", "MatchAbandone
 UNTOLD = ("CommandAccepted", "CommandContext", "SetupCommitted")
 
 
-def game_name(game_id: str) -> str:
-    return GAMES.get(game_id, game_id.replace("_", " ").title())
+game_name = said.game_name
+names = said.names
+winners = said.winners
 
 
 def words(kind: str) -> str:
@@ -43,23 +42,16 @@ def short(text: str) -> str:
     return text if len(text) <= LINE else text[:LINE - 1] + "…"
 
 
-def names(players: list[str]) -> str:
-    if len(players) <= 1:
-        return "".join(players)
-    return ", ".join(players[:-1]) + " and " + players[-1]
-
-
 def compact(value: Any) -> str:
+    """A value in words: never None, a repr or JSON."""
     if isinstance(value, dict):
-        return ", ".join(f"{k} {compact(v)}" for k, v in sorted(value.items()))
-    if isinstance(value, list):
-        return ", ".join(compact(v) for v in value) or "none"
-    return json.dumps(value) if value is None or isinstance(value, bool) else str(value)
+        return ", ".join(f"{said.readable(k)} {compact(v)}" for k, v in sorted(value.items()))
+    return said.value(value)
 
 
 # -- the match's own events -----------------------------------------------------------------
 
-def match_line(event: dict[str, Any], viewer: str) -> str | None:
+def match_line(event: dict[str, Any], viewer: str, game_id: str = "") -> str | None:
     data, kind = event["data"], event["kind"]
     if kind == "MatchCreated":
         weak = " (a weak seed, allowed by the host)" if data.get("weak_seed") else ""
@@ -70,38 +62,33 @@ def match_line(event: dict[str, Any], viewer: str) -> str | None:
         return f"{data['player']} added “{data['text']}” to the seed."
     if kind == "MatchOpened":
         mixed = data["contributions"]
-        return (f"The host opened the match; {mixed} player contribution"
-                f"{'' if mixed == 1 else 's'} mixed into the seed before the draw.")
+        if not mixed:
+            return "The host opened the match; no player added to the seed before the draw."
+        return (f"The host opened the match; {said.plural(mixed, 'player contribution')} "
+                "mixed into the seed before the draw.")
     if kind == "DeadlineSet":
-        return f"The host set the deadline of round {data['round']}: {data['deadline']}."
+        return (f"The host set the deadline of round {data['round']}: "
+                f"{said.instant(data['deadline'])}.")
     if kind == "SubmissionVoided":
         return f"The host voided entry #{data['seq']}: {data['reason']}"
     if kind == "SubmissionEntered":
-        return (f"The host entered {data['command']} for {data['player']} "
-                f"({compact(data['args'])}): {data['reason']}")
+        return (f"The host entered {data['player']}'s "
+                f"{said.command(game_id, data['command'], data['args'])}: {data['reason']}")
     if kind == "SealOpened":
-        return (f"Sealed entry #{data['seq']} is opened: its {words(data['part']['kind'])} "
+        return (f"Sealed entry #{data['seq']} is opened: its {said.readable(data['part']['kind'])} "
                 "can now be checked against the commitment made then.")
     if kind == "MatchAbandoned":
         return f"The host ended the match early: {data['reason']}"
     if kind == "MatchEnded":
-        return ended_line(data["results"])
+        return ended_line(data["results"], game_id)
     if kind == "SeedRevealed":
         return (f"The host's seed is revealed ({data['host_seed']}): anyone can now re-derive "
                 "every draw of the match.")
     return None
 
 
-def ended_line(results: dict[str, Any]) -> str:
-    first = winners(results)
-    outcome = results.get("outcome")
-    said = f"The match is over: {outcome}" if outcome else "The match is over"
-    return f"{said}{'; first: ' + names(first) if first else ''}."
-
-
-def winners(results: dict[str, Any] | None) -> list[str]:
-    ranks = (results or {}).get("ranks") or {}
-    return [p for p, rank in ranks.items() if rank == 1]
+def ended_line(results: dict[str, Any], game_id: str = "") -> str:
+    return said.sentence(f"the match is {said.ended(game_id, results)}")
 
 
 # -- chapters -------------------------------------------------------------------------------
@@ -141,7 +128,7 @@ def chapters(view: dict[str, Any]) -> list[dict[str, Any]]:
     before: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
     for event in events:
-        line = match_line(event, viewer)
+        line = match_line(event, viewer, view["game"])
         if line is not None:
             side = before if event["kind"] in OPENING else after
             side.setdefault(event["round"], []).append(short(line))
@@ -150,6 +137,15 @@ def chapters(view: dict[str, Any]) -> list[dict[str, Any]]:
     for n, chapter in by_round.items():
         chapter["lines"] = [*before.get(n, []), *chapter["lines"], *after.get(n, [])]
     return [by_round[n] for n in sorted(by_round) if by_round[n]["lines"]]
+
+
+def told_alone(view: dict[str, Any], told: list[dict[str, Any]],
+               every: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The chapters of what only the viewer was told (`told`), each headed as the same round
+    is in the whole story (`every`): the private events alone lack the round's context."""
+    titles = {c["round"]: c["title"] for c in every}
+    return [{**c, "title": titles.get(c["round"], c["title"])}
+            for c in chapters({**view, "events": told})]
 
 
 # -- the rest of the game's surface ---------------------------------------------------------

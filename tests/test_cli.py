@@ -18,7 +18,7 @@ from tests.support import sealed_bid
 from tests.support.host_key import SIGNER
 
 # Commands that print nothing to read: the server, and the projection loop until stopped.
-SILENT = {("serve",), ("projections", "run")}
+SILENT = {("serve",), ("projections", "run"), ("witness", "serve")}
 
 
 def all_commands(group: click.Group, prefix=()):
@@ -177,10 +177,10 @@ def test_text_is_plain_in_a_pipe_and_the_view_header_agrees_with_the_summary(sql
         text = ok(run(sqlite_url, *args))
         assert "\x1b[" not in text and "{" not in text, text  # no colour, no JSON dumped
     now = ok(run(sqlite_url, "view", "m")).splitlines()[0]
-    assert now.startswith("sealed_bid match m, as the public sees it now: round 2 is open (")
+    assert now.startswith("Sealed Bid, match m, as the public sees it now: round 2 is open (")
     then = ok(run(sqlite_url, "view", "m", "--round", "1")).splitlines()[0]
     # 2 created, 4 opened, 2 bob's bid, 3 closed (command, RoundClosed, RoundOpened)
-    assert then == "sealed_bid match m, as the public saw it at the end of round 1 (11 entries)"
+    assert then == "Sealed Bid, match m, as the public saw it at the end of round 1 (11 entries)"
     so_far = ok(run(sqlite_url, "view", "m", "--round", "2")).splitlines()[0]
     assert "sees round 2 so far: it is still open" in so_far
 
@@ -197,7 +197,10 @@ def test_a_receipt_saved_with_the_submission_verifies(sqlite_url, host_key, tmp_
     bundle = tmp_path / "m.jsonl"
     ok(run(sqlite_url, "export", "m", "--public", "-o", str(bundle)))
     checked = ok(run(sqlite_url, "receipt", "verify", str(receipt), "--bundle", str(bundle)))
-    assert checked.startswith("receipt verified")
+    # created (2 entries), opened (4): bob's bid is entry 7, under round 1's checkpoint
+    assert checked.startswith("bob's bid of 4 chips, entry #7, is in the log under the "
+                              "checkpoint of round 1.")
+    assert "{" not in checked
 
 
 # -- list arguments -------------------------------------------------------------------------

@@ -78,12 +78,13 @@ def test_an_unknown_match(store, args):
     (["view", "m", "--round", "two"], "invalid_usage"),
     (["announce", "m", "--round", "-1"], "invalid_round"),
     (["announce", "m", "--round", "9"], "round_not_reached"),
-    (["checkpoint", "m", "--round", "9"], "round_not_closed"),
-    (["checkpoint", "m", "--round", "-1"], "round_not_closed"),
-    (["replay", "m", "--round", "9"], "unknown_round"),
-    (["replay", "m", "--round", "-1"], "unknown_round"),
-    (["replay", "{dir}/m.jsonl", "--round", "9"], "unknown_round"),
-    (["diff", "m", "--from", "0", "--to", "9"], "unknown_round"),
+    (["checkpoint", "m", "--round", "9"], "round_not_reached"),  # as view says it
+    (["checkpoint", "m", "--round", "1"], "round_not_closed"),  # reached, still open
+    (["checkpoint", "m", "--round", "-1"], "invalid_round"),
+    (["replay", "m", "--round", "9"], "round_not_reached"),
+    (["replay", "m", "--round", "-1"], "invalid_round"),
+    (["replay", "{dir}/m.jsonl", "--round", "9"], "round_not_reached"),
+    (["diff", "m", "--from", "0", "--to", "9"], "round_not_reached"),
     (["view", "m", "--player", "zed"], "unknown_player"),
     (["replay", "{dir}/m.jsonl", "--round", "0", "--as", "zed"], "unknown_player"),
 ])
@@ -149,9 +150,31 @@ def test_an_unreachable_postgresql_is_one_line_within_seconds(store, args):
     assert time.monotonic() - start < 8  # the pool waits 4 s, then one direct try says why
 
 
-def test_a_verify_of_a_file_that_is_no_bundle_is_its_answer_not_bad_input(store):
+def test_a_verify_of_a_file_that_is_no_bundle_is_its_answer_not_bad_input(store, tmp_path):
     result = run(store, "verify", "{dir}/not-json.txt")
-    assert result.exit_code == 1 and result.output.startswith("FAILED malformed_line")
+    assert result.exit_code == 1 and result.output.startswith("FAILED not_a_bundle: this is "
+                                                              "not an audit bundle")
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    empty = run(store, "verify", str(tmp_path / "empty.jsonl"))
+    assert empty.exit_code == 1 and "not_a_bundle" in empty.output and "empty" in empty.output
+
+
+def test_a_missing_argument_is_named(store, tmp_path):
+    """King's Court declares vote's candidate required: left out, it is named, not read as
+    "None is not a player"; nothing is recorded."""
+    players = "ann,bob,cy,di,ed,flo,gus,hal,ivy,jo,kit"
+    db = f"sqlite:///{tmp_path}/kc.db"
+    for args in (["season", "create", "s"], ["season", "register", "s", *players.split(",")],
+                 ["match", "create", "kc", "--season", "s", "--game", "kings_court",
+                  "--players", players], ["match", "host", "kc", "open_match"]):
+        assert run(store, *args, db=db).exit_code == 0
+    before = json.loads(run(store, "view", "kc", "--host", "--json", db=db).output)["as_of"]
+    result = run(store, "match", "submit", "kc", "--as", "bob", "vote", db=db)
+    assert one_line(result) == "missing_argument"
+    assert "vote needs candidate (a player outside the court, not yourself)" in result.output
+    assert "None" not in result.output
+    assert json.loads(run(store, "view", "kc", "--host", "--json", db=db).output)["as_of"] \
+        == before
 
 
 def test_nothing_was_recorded_by_any_of_it(store):

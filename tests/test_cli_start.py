@@ -164,7 +164,8 @@ print(json.dumps(found))
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     found = json.loads(done.stdout)  # what each run loaded, and those before it
     starting = [found.pop(run) for run in ("import", "--help", "view")]  # "view": no MATCH
-    assert all(set(names) <= {"click", "commands", "domain", "audit"} for names in starting), \
+    assert all(set(names) <= {"click", "commands", "domain", "audit", "projections"}
+               for names in starting), \
         done.stdout
     assert all(not set(names) & SERVING for names in found.values()), done.stdout
 

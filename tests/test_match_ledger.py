@@ -18,14 +18,14 @@ SEED = "s" * 40
 SALT_KEY = "ab" * 32
 
 
-def new_match(app, match_id="m1", garnets=(5, 1, 0), rounds=2, unsigned=False):
+def new_match(app, match_id="m1", garnets=(5, 1, 0), rounds=2, unsigned=False, **more):
     app.create_season("spring")
     for player, amount in zip(PLAYERS, garnets, strict=True):
         app.register("spring", player)
         if amount:
             app.grant("spring", player, "garnets", amount, "starting purse")
     app.create_match(match_id=match_id, season="spring", game="sealed_bid",
-                     setup={"players": PLAYERS, "rounds": rounds}, host_seed=SEED,
+                     setup={"players": PLAYERS, "rounds": rounds, **more}, host_seed=SEED,
                      salt_key=SALT_KEY, unsigned=unsigned)
 
 

@@ -16,6 +16,10 @@ from commands.cli import render
 from commands.cli.console import app_of, json_option, noted
 
 
+def register(cli: click.Group) -> None:
+    cli.add_command(announce)
+
+
 @click.command("announce", short_help="A round's public story, to paste in Discord.")
 @click.argument("match_id", metavar="MATCH")
 @click.option("--round", "round_", type=int, default=None,

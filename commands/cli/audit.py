@@ -126,9 +126,11 @@ def checkpoint_command(ctx: click.Context, match_id: str, round_: int | None,
     that round, not stored.
     """
     from audit.signing import sign_round
+    from commands.service.rounds import check_round
 
     app = app_of(ctx, signing=False)
     match = app.match(match_id)
+    check_round(round_, match.round, match.ended, match_id)  # one code per kind of bad round
     last = last_closed_round(match)
     round_ = last if round_ is None else round_
     stored = {n["round"]: n["note"] for n in app.checkpoints(match_id).notes}
@@ -172,6 +174,7 @@ def export_command(ctx: click.Context, match_id: str | None, season_name: str | 
     that signed it."""
     from audit.bundle import export
     from audit.notes import parse_verifier_key
+    from domain.checkpoints import cosigned
 
     if kind is None:
         raise AuditError("invalid_input", "choose --public or --full")
@@ -191,7 +194,7 @@ def export_command(ctx: click.Context, match_id: str | None, season_name: str | 
         assert match_id is not None  # one of the two (above)
         match = app.match(match_id)
         checkpoints = app.checkpoints(match_id)
-        notes = [n["note"] for n in checkpoints.notes]
+        notes = [cosigned(n) for n in app.cosigned_notes(match_id)]
         lines = export(match, notes, kind, host_key, checkpoints.origin)
         data = {"match": match_id, "kind": kind, "file": output, "entries": match.version,
                 "checkpoints": len(notes), "unsigned": match.unsigned}

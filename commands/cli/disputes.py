@@ -50,18 +50,20 @@ def stored_replay(ctx: click.Context, match_id: str, round_: int,
     from audit.errors import AuditError
     from domain.errors import RuleViolation
 
+    if round_ < 0:  # the codes every entry point gives a bad round (audit.replay.replay)
+        raise AuditError("invalid_round", f"round {round_}: rounds count from 0 (the setup)")
     app = app_of(ctx, signing=False)
     try:
         seen = stored(match_id, lambda: app.view(match_id, viewer, round_))
     except RuleViolation as error:
-        if error.code not in ("invalid_round", "round_not_reached"):
+        if error.code != "round_not_reached":
             raise
         seen = app.view(match_id, viewer)
     data = seen.view
     last = data["as_of"]["round"]
-    if not 0 <= round_ <= last:  # a round no entry of the log belongs to
-        raise AuditError("unknown_round", f"round {round_} is not in this log (rounds "
-                         f"0..{last})")
+    if round_ > last:  # a round no entry of the log belongs to
+        raise AuditError("round_not_reached", f"round {round_} is not in this log (rounds 0 "
+                         f"to {last})")
     signed = next((n for n in app.checkpoints(match_id).notes if n["round"] == round_), None)
     return {**data, **roots_of(signed["note"] if signed else None)}, seen.note()
 

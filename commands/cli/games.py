@@ -33,6 +33,10 @@ def usage(name: str, spec: Any) -> str:
     return " ".join(words)
 
 
+def register(cli: click.Group) -> None:
+    cli.add_command(games_command)
+
+
 @click.command("games", short_help="The games, and the commands each takes.")
 @click.argument("game_id", metavar="[GAME]", required=False)
 @json_option
@@ -65,7 +69,7 @@ def games_text(games: list[dict[str, Any]], detailed: bool) -> list[Any]:
         for g in games:
             table.add_row(g["game"], g["rules_version"], render.cell(g["closes"]),
                           render.cell(g["spends"]))
-        return [table, "`arbiter games GAME` lists a game's commands; its rulebook is "
+        return [table, "arbiter games GAME lists a game's commands; its rulebook is "
                        "docs/games/GAME.md"]
     (g,) = games
     lines: list[Any] = [f"{g['game']} ({g['rules_version']}): closes "

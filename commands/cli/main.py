@@ -8,26 +8,58 @@ that does not serve never loads the HTTP stack, nor PostgreSQL's driver for an S
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
 import click
 
-from commands.cli.announce import announce
-from commands.cli.audit import register as register_audit
 from commands.cli.console import fail, one_line
-from commands.cli.disputes import register as register_disputes
-from commands.cli.games import games_command
-from commands.cli.match import register as register_match
-from commands.cli.season import register as register_season
-from commands.cli.serve import register as register_service
-from commands.cli.start import register as register_start
-from commands.cli.store import register as register_store
-from commands.cli.verify import register as register_verify
+
+# Each module of the command line, with the commands its `register(cli)` adds. A module is
+# imported when one of its commands runs, so `arbiter verify` loads no store, no HTTP stack and
+# no rules it does not need; `--help`, or a name no module lists, imports them all.
+MODULES = {
+    "commands.cli.match": ("match", "view", "play"),
+    "commands.cli.games": ("games",),
+    "commands.cli.start": ("init", "demo"),
+    "commands.cli.audit": ("keys", "checkpoint", "export", "check"),
+    "commands.cli.verify": ("verify", "receipt"),
+    "commands.cli.publish": ("publish",),
+    "commands.cli.disputes": ("replay", "diff", "bisect"),
+    "commands.cli.serve": ("serve", "projections", "tokens"),
+    "commands.cli.store": ("store",),
+    "commands.cli.season": ("season",),
+    "commands.cli.announce": ("announce",),
+    "commands.cli.discord": ("discord",),
+    "commands.cli.witness": ("witness",),
+}
 
 
 class Arbitrated(click.Group):
-    """Turns expected failures into one line on stderr and exit code 2, usage errors too."""
+    """Turns expected failures into one line on stderr and exit code 2, usage errors too.
+    Loads each command's module when it is asked for (`MODULES`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        for module in MODULES:
+            self._load(module)
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            named = [m for m, names in MODULES.items() if cmd_name in names]
+            for module in named or MODULES:
+                self._load(module)
+        return super().get_command(ctx, cmd_name)
+
+    def _load(self, module: str) -> None:
+        if module not in self.loaded:
+            self.loaded.add(module)
+            importlib.import_module(module).register(self)
+
+    @property
+    def loaded(self) -> set[str]:
+        return self.__dict__.setdefault("_loaded", set())
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -75,16 +107,6 @@ def cli(ctx: click.Context, db: str | None) -> None:
     ctx.obj = {"db": db}
 
 
-register_match(cli)
-cli.add_command(games_command)
-register_start(cli)
-register_audit(cli)
-register_verify(cli)
-register_disputes(cli)
-register_service(cli)
-register_store(cli)
-register_season(cli)
-cli.add_command(announce)
 
 
 def main() -> None:

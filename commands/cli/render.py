@@ -40,7 +40,49 @@ def show(data: Any, as_json: bool, draw: Callable[[], Iterable[RenderableType]],
 def out(*renderables: RenderableType, err: bool = False) -> None:
     printer = console(err)
     for renderable in renderables:
-        printer.print(renderable)
+        printer.print(fitted(renderable, printer.width))
+
+
+def fitted(renderable: RenderableType, width: int) -> RenderableType:
+    """A table that fits `width` without cutting a word: each column at least as wide as its
+    longest word, cells wrapped whole; when even that is too wide, one record per block
+    ("column: value" lines), so no word is ever split across lines."""
+    from rich.table import Table
+
+    if not isinstance(renderable, Table) or not renderable.columns or \
+            not renderable.show_header:  # a report's grid: its values are paths and hashes
+        return renderable
+    columns = renderable.columns
+    texts = [[str(c.header), *(str(cell) for cell in c._cells)] for c in columns]
+    least = [max((len(word) for text in cells for word in text.split()), default=1)
+             for cells in texts]
+    most = [max((len(text) for text in cells), default=1) for cells in texts]
+    # Between two columns: their padding and the box's divider, a space (`new_table`).
+    room = width - 3 * (len(columns) - 1)
+    if sum(least) > room:
+        return records(renderable, texts)
+    widths = list(most)
+    while sum(widths) > room:  # narrow the column with the most to spare, a space at a time
+        spare = max(range(len(widths)), key=lambda i: widths[i] - least[i])
+        widths[spare] -= 1
+    for column, wide in zip(columns, widths, strict=True):
+        column.width = wide
+    return renderable
+
+
+def records(table: Table, texts: list[list[str]]) -> RenderableType:
+    """A table too wide for the terminal as one block of "column: value" lines per row."""
+    from rich.console import Group
+    from rich.text import Text
+
+    heads = [cells[0] or "" for cells in texts]
+    rows = len(texts[0]) - 1
+    blocks: list[RenderableType] = [Text(str(table.title))] if table.title else []
+    for n in range(1, rows + 1):
+        lines = [f"{head}: {cells[n]}" if head else cells[n]
+                 for head, cells in zip(heads, texts, strict=True) if cells[n]]
+        blocks.append(Text("\n".join(lines) + ("\n" if n < rows else "")))
+    return Group(*blocks)
 
 
 def console(err: bool = False) -> Console:
@@ -114,8 +156,8 @@ def new_table(*columns: str, title: str | None = None) -> Table:
 
     table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False,
                   show_edge=False)
-    for column in columns:  # a narrow terminal wraps a cell; it never cuts one short
-        table.add_column(column, overflow="fold", no_wrap=not column)  # row names stay whole
+    for column in columns:  # a narrow terminal wraps a cell at its spaces (`fitted`)
+        table.add_column(column, no_wrap=not column)  # row names stay whole
     return table
 
 
@@ -158,18 +200,43 @@ def seen_by(viewer: str) -> str:
 
 def view(data: dict[str, Any], when: str, extra: Iterable[tuple[str, Any]] = ()
          ) -> list[RenderableType]:
-    """A viewer's view: who sees what and `when` ("sees it now: ...", "saw it at the end of
-    round 2"), the game's scoreboard when it draws one, the summary, then every event the
-    viewer may see."""
+    """A viewer's view told as the pages tell it: who sees what and `when` ("sees it now:
+    ...", "saw it at the end of round 2"), the viewer's part, the outcome, the game's
+    scoreboard when it draws one, then the story round by round, in sentences (the entries
+    themselves: --json, or `arbiter export`)."""
+    from projections import story, words
+
     lines: list[RenderableType] = [
-        f"{data['game']} match {data['match']}, as {seen_by(data['viewer'])} {when}"]
+        f"{words.game_name(data['game'])}, match {data['match']}, as "
+        f"{seen_by(data['viewer'])} {when}"]
+    part = words.role(data, data["viewer"])
+    if part:
+        lines.append(f"{part['role']} {part['goal']}")
+    said = words.outcome(data["game"], story.results_of(data))
+    if said:
+        lines.append(words.sentence(said))
     board = scoreboard(data)
     if board is not None:
         lines.append(board)
-    lines.append(pairs([*((k, v) for k, v in data["summary"].items() if k != "viewer"),
-                        *extra]))
-    lines.append(events_table(data["events"]))
+    for chapter in story.chapters(data):
+        lines.append(f"\n{chapter['title']}")
+        lines.append(bullets(chapter["lines"]))
+    extras = list(extra)
+    if extras:
+        lines.append(pairs(extras))
     return lines
+
+
+def bullets(lines: Iterable[str]) -> Table:
+    """Sentences as a list, each wrapped under itself."""
+    from rich.table import Table
+
+    table = Table.grid(padding=(0, 1))
+    table.add_column(no_wrap=True)
+    table.add_column()
+    for line in lines:
+        table.add_row(" -", line)
+    return table
 
 
 def scoreboard(data: dict[str, Any]) -> Table | None:

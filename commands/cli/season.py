@@ -20,6 +20,7 @@ import click
 from commands.cli import render
 from commands.cli.console import app_of, json_option, now
 from domain.errors import RuleViolation
+from projections import words
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -297,7 +298,7 @@ def standings_table(data: dict[str, Any]) -> Table:
                              *(["garnets"] if garnets else []), "left in", title="standings")
     table.columns[0].no_wrap = True  # a row name stays whole
     for row in data["players"]:
-        cells = [row["player"], row["status"], *(str(row[a]) for a in
+        cells = [row["player"], words.standing(row["status"]), *(str(row[a]) for a in
                                                  ("tol", "opal", "moe", "ec", "dm_entrant"))]
         if garnets:
             cells.append(str(row["garnets"]) if "garnets" in row else "")
@@ -324,7 +325,8 @@ def match_kind(m: dict[str, Any]) -> str:
     """A Death Match and the Final are Tile Joust's: their kind says it."""
     if m["from"]:
         return f"{KINDS[m['kind']]} from {m['from']}"
-    return KINDS[m["kind"]] if m["kind"] == "final_match" else f"{KINDS[m['kind']]}, {m['game']}"
+    return KINDS[m["kind"]] if m["kind"] == "final_match" else \
+        f"{KINDS[m['kind']]}, {words.game_name(m['game'])}"
 
 
 def pairing(m: dict[str, Any]) -> str:
@@ -340,7 +342,10 @@ def match_result(m: dict[str, Any]) -> str:
         return "abandoned"
     if not m["ended"]:
         return "under way"
-    return f"{m['outcome']}" + (f"; {m['loser']} lost" if m["loser"] else "")
+    # The winners have their column: an outcome that only names the winner is not repeated.
+    told = [] if m["outcome"] in m["winners"] else \
+        [words.match_outcome(m["game"], m["outcome"], m["winners"]) or ""]
+    return "; ".join(filter(None, [*told, f"{m['loser']} lost" if m["loser"] else ""])) or "over"
 
 
 def history_table(data: dict[str, Any]) -> Table:
@@ -368,8 +373,9 @@ def what(line: dict[str, Any]) -> str:
     if kind == "PlayerRegistered":
         return "registered"
     if kind in ("Granted", "Transferred", "Posted"):
-        where = (f"{cause['match']} #{cause['seq']}: {cause['reason']}" if "match" in cause
-                 else f"{next(iter(cause))}: {next(iter(cause.values()))}")
+        where = (f"{cause['match']} #{cause['seq']}: {words.code_or_text(cause['reason'])}"
+                 if "match" in cause else
+                 f"{next(iter(cause))}: {words.code_or_text(next(iter(cause.values())))}")
         return f"{line['amount']:+d} {ASSET_NAMES[line['asset']]} ({where})"
     if kind == "MatchAdded":
         return f"plays {line['match']}"

@@ -36,29 +36,50 @@ def register(cli: click.Group) -> None:
               help="Seconds between deadline checks.")
 @click.option("--no-projections", is_flag=True,
               help="Leave the view tables to `arbiter projections run` elsewhere.")
+@click.option("--witness", "witnesses", multiple=True, nargs=2, metavar="URL VKEY",
+              help="A witness to submit each new checkpoint to (c2sp.org/tlog-witness) and "
+                   "its cosignature key; repeat for more (env ARBITER_WITNESSES: 'URL VKEY' "
+                   "pairs, comma-separated).")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, workers: int, interval: float,
-          no_projections: bool) -> None:
+          no_projections: bool, witnesses: tuple[tuple[str, str], ...]) -> None:
     """Serve the pages (docs/pages.md) and the HTTP API (OpenAPI at /docs, /openapi.json)
     with uvicorn: players submit for themselves, everyone reads live views, deadlines close
     rounds (docs/service.md)."""
     import uvicorn  # only this command needs the server
 
     from commands.store.settings import URL_VARIABLE, database_env, database_url
-    from commands.web.worker import INTERVAL_VARIABLE, PROJECTIONS_VARIABLE
+    from commands.web.worker import (
+        INTERVAL_VARIABLE,
+        PROJECTIONS_VARIABLE,
+        PROXIES_VARIABLE,
+        PUBLIC_URL_VARIABLE,
+        WITNESSES_VARIABLE,
+        witness_key,
+    )
 
     url = database_url(db_of(ctx))
     beside = not no_projections and \
         database_env(url)["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
     os.environ[URL_VARIABLE] = url
     os.environ[INTERVAL_VARIABLE] = str(interval)
+    # Every link a page shows starts with the public URL, never a request's Host header.
+    reached = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    os.environ.setdefault(PUBLIC_URL_VARIABLE, f"http://{reached}:{port}")
     os.environ[PROJECTIONS_VARIABLE] = "0" if no_projections or beside else "1"
+    if witnesses:
+        for _, vkey in witnesses:
+            witness_key(vkey)  # refused here, in words, not in each worker
+        os.environ[WITNESSES_VARIABLE] = ",".join(f"{url} {vkey}" for url, vkey in witnesses)
     prepare(url)
     log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)  # and the service's own lines
     log_config["loggers"]["arbiter"] = {"handlers": ["default"], "level": "INFO"}
+    # Only the proxies the host named may say who the client is, or that it came over https.
+    trusted = os.environ.get(PROXIES_VARIABLE, "").strip()
     with projecting() if beside else nullcontext():
         uvicorn.run("commands.web.app:from_environment", factory=True, host=host, port=port,
-                    workers=workers, timeout_graceful_shutdown=5, log_config=log_config)
+                    workers=workers, timeout_graceful_shutdown=5, log_config=log_config,
+                    proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None)
 
 
 PROJECTION_INTERVAL = 0.5  # seconds between the projection's looks at the lock
@@ -181,24 +202,24 @@ PUBLIC_URL = click.option(
     help="Where `arbiter serve` is reached, for the personal link (env ARBITER_PUBLIC_URL).")
 
 
-def link(url: str, path: str, token: str) -> str:
-    """A personal link: the token rides in the fragment, which no server log ever sees."""
-    return f"{url.rstrip('/')}{path}#{token}"
-
-
 @tokens_group.command("host", short_help="Make a new host token and print it, with its link.")
 @PUBLIC_URL
+@click.option("--link-only", is_flag=True,
+              help="Only a new link for the host's pages: the API token stays as it is.")
 @json_option
 @click.pass_context
-def tokens_host(ctx: click.Context, url: str, as_json: bool) -> None:
+def tokens_host(ctx: click.Context, url: str, link_only: bool, as_json: bool) -> None:
     """Make a new host token, replacing any other, and print it (once: keep it), then the
-    dashboard's link."""
-    from commands.service.tokens import Tokens
+    dashboard's link. The link holds a join code, which opens the host's pages and nothing
+    else; a new one replaces the old, and signs out every browser that used it."""
+    from commands.service.tokens import Tokens, host_link
 
     with closing(app_of(ctx, signing=False)) as app:
-        token = Tokens(app).set_host()
-    opens = link(url, "/host/join", token)
-    render.emit({"token": token, "link": opens}, as_json, f"{token}\n{opens}")
+        tokens = Tokens(app)
+        token = None if link_only else tokens.set_host()
+        opens = host_link(url, tokens.set_host_join())
+    render.emit({"token": token, "link": opens}, as_json,
+                opens if token is None else f"{token}\n{opens}")
 
 
 @tokens_group.command("issue", short_help="Issue a player's token and personal link.")
@@ -209,15 +230,17 @@ def tokens_host(ctx: click.Context, url: str, as_json: bool) -> None:
 @click.pass_context
 def tokens_issue(ctx: click.Context, match_id: str, player: str, url: str,
                  as_json: bool) -> None:
-    """Issue PLAYER's token for MATCH, replacing any earlier one, and print it, then the
-    personal link to send the player by DM (it opens their page)."""
+    """Issue PLAYER's API token for MATCH, replacing any earlier one, and print it, then the
+    personal link to send the player by DM (it opens their page). The link holds a join
+    code, not the token: it opens the pages and nothing else, and this replaces it too."""
     from commands.service.tokens import Tokens, join_link
 
     with closing(app_of(ctx, signing=False)) as app:
         if player not in app.match(match_id).players:
             raise RuleViolation("unknown_player", f"{player!r} does not play in {match_id}")
-        token = Tokens(app).issue(match_id, player)
-    opens = join_link(url, match_id, token)
+        tokens = Tokens(app)
+        token = tokens.issue(match_id, player)
+        opens = join_link(url, match_id, tokens.issue_joins(match_id, [player])[player])
     render.emit({"match": match_id, "player": player, "token": token, "link": opens}, as_json,
                 f"{token}\n{opens}")
 
@@ -228,15 +251,18 @@ def tokens_issue(ctx: click.Context, match_id: str, player: str, url: str,
 @json_option
 @click.pass_context
 def tokens_issue_all(ctx: click.Context, match_id: str, url: str, as_json: bool) -> None:
-    """Issue every player's token for MATCH at once, in one save, replacing earlier ones, and
-    print each with its personal link (once: send each player theirs by DM). One line a
-    player, each token and link whole, to copy."""
+    """Issue every player's API token for MATCH at once, replacing earlier ones, and print
+    each with its personal link (once: send each player theirs by DM; the link holds a join
+    code, not the token). One line a player, each token and link whole, to copy."""
     from commands.service.tokens import Tokens, join_link
 
     with closing(app_of(ctx, signing=False)) as app:
-        issued = Tokens(app).issue_all(match_id, app.match(match_id).players)
+        tokens = Tokens(app)
+        players = app.match(match_id).players
+        issued = tokens.issue_all(match_id, players)
+        codes = tokens.issue_joins(match_id, players)
     rows = [{"match": match_id, "player": player, "token": token,
-             "link": join_link(url, match_id, token)} for player, token in issued.items()]
+             "link": join_link(url, match_id, codes[player])} for player, token in issued.items()]
     width = max(len(player) for player in issued)
     render.emit(rows, as_json, "\n".join(
         f"{row['player']:<{width}}  {row['token']}  {row['link']}" for row in rows))

@@ -7,35 +7,42 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from audit.keys import SHARED_NAME, Signer, own_name
-from audit.notes import parse_verifier_key
+from audit.notes import COSIGNATURE_V1, NoteError, parse_verifier_key
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
+from commands.service.built import Builds
 from commands.service.guards import check_aim, deadline_args
 from commands.service.keys import check_signed_by
+from commands.service.names import (
+    check_name_in_address,
+    check_not_confusable,
+    check_reason,
+    check_reasons_in,
+)
 from commands.service.outcomes import Grant, Outcome, Receipt
 from commands.service.unit_of_work import UnitOfWork
-from domain.checkpoints import HostOrigin, MatchCheckpoints, SeasonCheckpoints
+from domain.checkpoints import (
+    HostOrigin,
+    MatchCheckpoints,
+    MatchCosignatures,
+    SeasonCheckpoints,
+    SeasonCosignatures,
+    cosigned,
+)
 from domain.decider import HOST, Command
 from domain.edge import excerpt
 from domain.envelope import salt
 from domain.errors import RuleViolation
 from domain.match import Match, parse_salt_key
+from domain.origins import DEFAULT_PREFIX, ORIGIN_PREFIX, match_origin
 from domain.records import headline, may_see, own_parts, shown
-from domain.season import (
-    DEATH_MATCH,
-    DEFAULT_PREFIX,
-    FINAL_MATCH,
-    ORIGIN_PREFIX,
-    Season,
-    ending,
-    match_kind,
-    match_origin,
-)
+from domain.season import DEATH_MATCH, FINAL_MATCH, Season, ending, match_kind
 from projections.dashboard import phase_now
 
 if TYPE_CHECKING:
@@ -57,6 +64,7 @@ class Arbiter(UnitOfWork):
         self.signer = signer
         self._season_trees: dict[str, SeasonTree] = {}
         super().__init__(url, env)
+        self.builds = Builds(self.stored_versions)  # what anyone may ask for, once per change
 
     # -- the host -----------------------------------------------------------------------
 
@@ -145,6 +153,15 @@ class Arbiter(UnitOfWork):
                 raise
         return season
 
+    def season_matches(self, name: str) -> list[str]:
+        """The season's matches, in the order they were added (read without a copy)."""
+        try:
+            season: Season = self.repository.get(Season.create_id(name),
+                                                 deepcopy_from_cache=False)
+        except AggregateNotFoundError:
+            raise RuleViolation("unknown_season", f"no season {excerpt(name)}") from None
+        return list(season.matches)
+
     def season_checkpoints(self, name: str) -> SeasonCheckpoints:
         try:
             return self.repository.get(SeasonCheckpoints.create_id(name))
@@ -163,7 +180,7 @@ class Arbiter(UnitOfWork):
         from audit.season_bundle import export_season  # an export's own: not every command's
 
         season = self.season(name)
-        notes = [n["note"] for n in self.season_checkpoints(name).notes]
+        notes = [cosigned(n) for n in self.cosigned_season_notes(name)]
         matches = {m: self.match(m) for m in season.matches}
         match_notes = {m: [n["note"] for n in self.checkpoints(m).notes] for m in matches}
         return export_season(season, notes, matches, match_notes, kind, host_key)
@@ -175,7 +192,7 @@ class Arbiter(UnitOfWork):
 
         match = self.match(match_id)
         checkpoints = self.checkpoints(match_id)
-        notes = [n["note"] for n in checkpoints.notes]
+        notes = [cosigned(n) for n in self.cosigned_notes(match_id)]
         host_key = self.signer.verifier_key() if self.signer else None
         if host_key is not None:
             check_signed_by(notes, parse_verifier_key(host_key))
@@ -189,6 +206,8 @@ class Arbiter(UnitOfWork):
         """Register every player in one save: all of them, or none when one is refused."""
         def act(s: Season) -> None:
             for p in players:
+                check_name_in_address(p, "player")
+                check_not_confusable(p, s.players, "player")
                 s.register(p, at=at)
 
         self._season_act(season, act)
@@ -201,25 +220,42 @@ class Arbiter(UnitOfWork):
         """Every grant in one save: all of them, or none when one is refused."""
         def act(s: Season) -> None:
             for g in grants:
+                check_reason(g.reason)
                 s.grant(g.player, g.asset, g.amount, g.reason, at=at)
 
         self._season_act(season, act)
 
     def transfer(self, season: str, giver: str, receiver: str, amount: int,
                  reason: str, *, at: str | None = None) -> None:
+        check_reason(reason)
         self._season_act(season, lambda s: s.transfer(giver, receiver, amount, reason, at=at))
 
     def record_dmo(self, season: str, match: str, dmo: str, reason: str, *,
                    ec: str | None = None, at: str | None = None) -> None:
         """The DMO of a Main Match's EC, where its rules leave the choice to the host."""
+        check_reason(reason)
         self._season_act(season, lambda s: s.record_dmo(match, dmo, reason, ec=ec, at=at))
 
     def rule(self, season: str, player: str, reason: str, *,
              changes: Mapping[str, int] | None = None, status: str | None = None,
              at: str | None = None) -> None:
         """A host ruling with its reason (e.g. a Token of Life spent to stay in)."""
+        check_reason(reason)
         self._season_act(season, lambda s: s.rule(player, reason, changes=changes,
                                                   status=status, at=at))
+
+    def register_witness(self, season: str, player: str, key: str, *,
+                         at: str | None = None) -> None:
+        """A player's browser's cosignature key, recorded once in the season's log."""
+        try:
+            parsed = parse_verifier_key(key)
+        except NoteError as error:
+            raise RuleViolation("invalid_witness_key", f"{excerpt(key)}: {error.message}") \
+                from None
+        if parsed.sig_type != COSIGNATURE_V1 or str(parsed) != key:
+            raise RuleViolation("invalid_witness_key", f"{excerpt(key)}: a witness key is a "
+                                "cosignature key (type 0x04) in its one spelling")
+        self._season_act(season, lambda s: s.register_witness(player, key, at=at))
 
     def _season_act(self, name: str, act: Callable[[Season], Any]) -> None:
         def attempt() -> None:
@@ -273,6 +309,8 @@ class Arbiter(UnitOfWork):
         Match's EC (or `ec`, one of several) against its DMO: players, variant and DMO come
         from the season. With `final`, the Final Match of the last two. Without the host's
         signer, only `unsigned` (its genesis entry says so)."""
+        check_name_in_address(match_id, "match")
+
         def attempt() -> Outcome:
             if Match.create_id(match_id) in self.repository:
                 raise RuleViolation("match_exists", f"match {excerpt(match_id)} exists already")
@@ -282,6 +320,7 @@ class Arbiter(UnitOfWork):
                                     "match unsigned (--unsigned)")
             with self._writing(Season.create_id(season)) as season_id:
                 the_season = self._load(season_id, "unknown_season", season)
+                check_not_confusable(match_id, the_season.matches, "match")
                 kind = match_kind(game, from_match, final)
                 full, pairing = self._season_setup(the_season, kind, setup, from_match, ec)
                 players = full.get("players")
@@ -345,6 +384,7 @@ class Arbiter(UnitOfWork):
             raise RuleViolation("invalid_command", "the arguments must be an object")
         if not all(isinstance(key, str) for key in (args or {})):
             raise RuleViolation("invalid_command", "argument names must be texts")
+        check_reasons_in(dict(args or {}))
 
         def attempt() -> Outcome:
             with self._writing(Match.create_id(match_id)) as mid:
@@ -436,6 +476,55 @@ class Arbiter(UnitOfWork):
             return self.repository.get(MatchCheckpoints.create_id(match_id))
         except AggregateNotFoundError:
             raise RuleViolation("unknown_match", f"no match {excerpt(match_id)}") from None
+
+    def cosigned_notes(self, match_id: str) -> list[dict[str, Any]]:
+        """The match's signed notes, oldest first, each with its witnesses' cosignature
+        lines (`cosignatures`)."""
+        return self._with_lines(self.checkpoints(match_id).notes,
+                                MatchCosignatures.create_id(match_id))
+
+    def cosigned_season_notes(self, name: str) -> list[dict[str, Any]]:
+        """The season's signed notes, oldest first, with their cosignature lines."""
+        return self._with_lines(self.season_checkpoints(name).notes,
+                                SeasonCosignatures.create_id(name))
+
+    def _with_lines(self, notes: list[dict[str, Any]], kept_id: UUID) -> list[dict[str, Any]]:
+        try:
+            lines: dict[int, list[str]] = self.repository.get(kept_id).lines
+        except AggregateNotFoundError:
+            lines = {}
+        return [{**n, "cosignatures": list(lines.get(n["size"], []))} for n in notes]
+
+    def record_cosignature(self, match_id: str, size: int, line: str) -> None:
+        """Keep a witness's cosignature line of the match's checkpoint of `size` entries
+        (the caller checked it); one already kept is not kept twice."""
+        self._keep_line(self.checkpoints(match_id).notes, size, line, f"match {match_id}",
+                        MatchCosignatures.create_id(match_id),
+                        lambda: MatchCosignatures(match_id=match_id))
+
+    def record_season_cosignature(self, name: str, size: int, line: str) -> None:
+        """Keep a witness's cosignature line of the season's checkpoint of `size` entries."""
+        self._keep_line(self.season_checkpoints(name).notes, size, line, f"season {name}",
+                        SeasonCosignatures.create_id(name),
+                        lambda: SeasonCosignatures(season=name))
+
+    def _keep_line(self, notes: list[dict[str, Any]], size: int, line: str, name: str,
+                   kept_id: UUID, started: Callable[[], Any]) -> None:
+        if not any(n["size"] == size for n in notes):
+            raise RuleViolation("no_checkpoint", f"{excerpt(name)} has no signed checkpoint "
+                                f"of {size} entries")
+
+        def attempt() -> None:
+            with self._writing(kept_id) as cid:
+                try:
+                    kept = self._load(cid, "no_cosignatures", name)
+                except RuleViolation:  # the first cosignature of this log
+                    kept = started()
+                if line not in kept.lines.get(size, []):
+                    kept.cosign(size=size, line=line)
+                    self.save(kept)
+
+        self._retrying(attempt, f"cosignatures/{name}")
 
     def _sign_checkpoint(self, match: Match, checkpoints: MatchCheckpoints,
                          round: int) -> None:

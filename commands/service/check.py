@@ -101,7 +101,7 @@ def check_store(app: Arbiter, key: VerifierKey | None) -> StoreCheck:
     host's verifier key, which must have signed every stored checkpoint."""
     report = StoreCheck(signer=str(key) if key else None,
                         encrypted=bool(getattr(app.mapper.cipher, "sealed", False)))
-    kinds = _aggregates(app)
+    kinds = stored_aggregates(app)
     names: dict[str, dict[UUID, Any]] = {"Match": {}, "Season": {}}
     try:
         for aggregate_id, kind in kinds.items():
@@ -124,7 +124,7 @@ def check_store(app: Arbiter, key: VerifierKey | None) -> StoreCheck:
     return report
 
 
-def _aggregates(app: Arbiter) -> dict[UUID, str]:
+def stored_aggregates(app: Arbiter) -> dict[UUID, str]:
     """Every aggregate of the store, in the order it began, with its class's name."""
     found: dict[UUID, str] = {}
     after = 0

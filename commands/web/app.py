@@ -15,16 +15,19 @@ from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
 
 from commands.web import errors
-from commands.web.limits import RateLimit
+from commands.web.headers import SecurityHeaders
+from commands.web.limits import Limits
 from commands.web.pages import errors as page_errors
 from commands.web.pages import host as host_pages
 from commands.web.pages import host_match as host_match_pages
 from commands.web.pages import host_season as host_season_pages
 from commands.web.pages import player as player_pages
 from commands.web.pages import public as public_pages
+from commands.web.pages import rules as rules_pages
+from commands.web.pages import witnessing as witnessing_pages
 from commands.web.pages.templating import STATIC
 from commands.web.pages.updating import Serving
-from commands.web.routes import host, players, public
+from commands.web.routes import discord, host, players, public, tiles
 from commands.web.worker import Service, Settings, settings_from_environment
 
 DESCRIPTION = """An event-sourced game ledger. Anyone reads public views, checkpoints and
@@ -49,19 +52,21 @@ def create_app(settings: Settings) -> FastAPI:
                          lifespan=lifespan, redoc_url=None)
     errors.install(app)
     page_errors.install(app)
-    for routes in (public, players, host):
+    for routes in (public, tiles, players, host, discord):
         app.include_router(routes.router)
     for page_routes in (public_pages, player_pages, host_pages, host_match_pages,
-                        host_season_pages):
+                        host_season_pages, rules_pages, witnessing_pages):
         app.include_router(page_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Serving)  # the pages say when the views are still catching up
+    app.add_middleware(SecurityHeaders)  # nosniff on every answer, a policy on /docs
     if settings.cors_origins:  # none by default: only the service's own pages call it
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
                            allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type"])
-    if settings.rate > 0:  # outermost: a limited request costs nothing else
-        app.add_middleware(RateLimit, rate=settings.rate, burst=settings.burst)
+    # Asked by every route before its work (commands.web.edge); off with a rate of 0.
+    app.state.limits = Limits(settings.rate, settings.burst, settings.failures,
+                              settings.trusted_proxies) if settings.rate > 0 else None
     return app
 
 

@@ -13,6 +13,9 @@ from commands.web.worker import Service
 from domain.decider import HOST
 from domain.edge import excerpt
 
+PLAYER_COOKIE = "arbiter_player"  # a player's join code, for their match's pages
+HOST_COOKIE = "arbiter_host"  # the host link's join code, for /host
+
 bearer = HTTPBearer(auto_error=False, description="The host token, or a player's token for "
                                                   "one match (issued by the host)")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -32,11 +35,13 @@ Svc = Annotated[Service, Depends(the_service)]
 
 
 def bearer_token(request: Request) -> str:
-    """The token of the Authorization header, read as HTTPBearer reads it."""
+    """The token of the Authorization header, exactly as sent: `Bearer`, one space, the token.
+    Nothing is trimmed, so a token with a character more (a trailing no-break space) is
+    another text, refused as a wrong token without a store read (tokens.could_be)."""
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    if scheme.lower() != "bearer" or not token:
         raise ApiError(401, "missing_token", "send Authorization: Bearer TOKEN")
-    return token.strip()
+    return token
 
 
 def check_host(request: Request) -> str:
@@ -82,3 +87,27 @@ async def player_or_host(request: Request, credentials: Credentials) -> str:
 
 Host = Annotated[str, Depends(host)]
 PlayerOrHost = Annotated[str, Depends(player_or_host)]
+
+
+def presents(request: Request) -> bool:
+    """Whether the request offers a token or a join code (a header, a cookie, a sign-in)."""
+    return ("authorization" in request.headers or PLAYER_COOKIE in request.cookies
+            or HOST_COOKIE in request.cookies or request.url.path.endswith("/session"))
+
+
+def identity(request: Request) -> str | None:
+    """Who is asking, for the rate limits: the host, or one player of one match, by the
+    token the route checked or the page's cookie; None for anyone else."""
+    who = getattr(request.state, "who", None)
+    match_id = request.path_params.get("match_id", "")
+    if who is not None:
+        return HOST if who == HOST else f"{match_id}\x00{who}"
+    svc, path = service(request), request.url.path
+    if path.startswith("/host"):
+        code = request.cookies.get(HOST_COOKIE)
+        return HOST if code and svc.tokens.is_host_join(code) else None
+    code = request.cookies.get(PLAYER_COOKIE)
+    if path.startswith("/m/") and match_id and code:
+        player = svc.tokens.joiner(match_id, code)
+        return None if player is None else f"{match_id}\x00{player}"
+    return None

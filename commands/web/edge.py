@@ -1,5 +1,5 @@
-"""What every request meets before FastAPI reads its body: the token, then the size and the
-encoding of the body.
+"""What every request meets before FastAPI reads its body: the rate limits and the token,
+then the size and the encoding of the body.
 
 A route class, so the order is the service's and not FastAPI's (which parses the body, then
 validates path parameters, before any dependency runs): a request without a token is a 401
@@ -14,7 +14,6 @@ import asyncio
 import contextvars
 import functools
 import inspect
-import json
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -24,8 +23,10 @@ from fastapi.responses import PlainTextResponse
 from fastapi.routing import APIRoute
 
 from commands.store.settings import POOL
-from commands.web.auth import check_host, check_player_or_host
-from commands.web.errors import problem, responses
+from commands.web.auth import check_host, check_player_or_host, identity, presents
+from commands.web.bounds import loads, whole_number
+from commands.web.errors import ApiError, problem, responses
+from commands.web.limits import Limits
 
 MAX_BODY = 256 * 1024  # bytes: a thousand grants with their reasons fit
 
@@ -58,14 +59,32 @@ class Route(APIRoute):
         handle = super().get_route_handler()
 
         async def edge(request: Request) -> Response:
-            self.authorize(request)
-            if request.method in ("POST", "PUT", "PATCH"):
-                refused = await read_body(request)
-                if refused is not None:
-                    return refused
-            return await handle(request)
+            limits: Limits | None = getattr(request.app.state, "limits", None)
+            if limits is None:
+                return await self.answer(request, handle)
+            try:
+                limits.before(request, presents(request))
+                self.authorize(request)
+                limits.take(request, identity(request))
+                answer = await self.answer(request, handle)
+            except ApiError as error:
+                if error.status in (401, 403):
+                    limits.failed(request)
+                raise
+            if answer.status_code in (401, 403):  # a page's refused join code
+                limits.failed(request)
+            return answer
 
         return edge
+
+    async def answer(self, request: Request,
+                     handle: Callable[[Request], Coroutine[Any, Any, Response]]) -> Response:
+        self.authorize(request)  # a second time answers what the first found
+        if request.method in ("POST", "PUT", "PATCH"):
+            refused = await read_body(request)
+            if refused is not None:
+                return refused
+        return await handle(request)
 
 
 # Sync endpoints running at once in a worker: as many as the store's connection pool holds
@@ -113,8 +132,8 @@ class PlayerRoute(Route):
 async def read_body(request: Request) -> Response | None:
     """Read the body up to MAX_BODY bytes (FastAPI then finds it read); refuse a larger one
     and one that is not UTF-8 JSON."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    declared = whole_number(request.headers.get("content-length", ""))
+    if declared is not None and declared > MAX_BODY:
         return too_large()
     body = bytearray()
     async for chunk in request.stream():
@@ -124,9 +143,12 @@ async def read_body(request: Request) -> Response | None:
     request._body = bytes(body)  # what Request.body() returns from now on
     if body and is_json(request):
         try:
-            json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+            loads(body.decode("utf-8"))
+        except UnicodeDecodeError:
             return problem(400, "invalid_json", "the body is not UTF-8 JSON")
+        except ValueError as error:
+            return problem(400, "invalid_json", f"the body is not JSON the service reads: "
+                           f"{str(error)[:100]}")
     return None
 
 

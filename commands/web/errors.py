@@ -45,7 +45,8 @@ WHEN = {
     413: "The body is over 256 KiB (`too_large`)",
     422: "Refused by the rules or the season (their code), or input the schema refuses "
          "(`invalid_input`)",
-    429: "Too many requests with this token (`rate_limited`): wait Retry-After seconds",
+    429: "Too many requests from this player, host or address, or too many refused tokens "
+         "from this address (`rate_limited`): wait Retry-After seconds",
     503: "Busy: other writers held the match through the bounded wait (`busy`), or the store "
          "gave no connection (`store_busy`); nothing was recorded, send it again",
 }
@@ -63,9 +64,11 @@ def responses(statuses: set[int], json: bool) -> dict[int | str, dict[str, Any]]
 class ApiError(Exception):
     """A failure the service itself answers (tokens, paths)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.headers = headers or {}
 
 
 def problem(status: int, code: str, message: str, **headers: str) -> JSONResponse:
@@ -93,7 +96,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     def answered(request: Request, error: ApiError) -> JSONResponse:
         headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else {}
-        return problem(error.status, error.code, error.message, **headers)
+        return problem(error.status, error.code, error.message, **headers, **error.headers)
 
     @app.exception_handler(RequestValidationError)
     def invalid(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -1,9 +1,20 @@
-"""Per-token rate limits: a token bucket per bearer token, in each worker process.
+"""Rate limits on who is asking, not on what they typed (the `limits` library, in each worker
+process's memory).
 
-A token may send `rate` requests a second on average and `burst` at once; past that it is
-answered 429 `rate_limited` with Retry-After, before any work. Requests without a token are
-not limited here (the reverse proxy's job, docs/deploy.md). Buckets are keyed by a digest of
-the token, never the token itself, and the least recently used are forgotten past `KEPT`.
+Every route (the API's and the pages') asks `Limits` before its work (commands.web.edge):
+
+- A request whose token or page cookie was checked counts against its identity: the host, or
+  one player of one match. The API and the pages' forms share it, so a player gets `burst`
+  requests at once and `rate` a second on average, however they send them.
+- Anything else (no token, a public route, a token or cookie refused) counts against its
+  client address, with the same rate. The address is the connection's, or, when it is one of
+  the `trusted_proxies`, the nearest address in X-Forwarded-For that is not a trusted proxy
+  (with '*', any connection is a proxy's, and the address it appended counts).
+- A refused token, cookie or join code (a 401 or 403) also spends the address's budget of
+  `failures` a minute; past it, the address is answered 429 on anything that presents a token
+  or a code, before the token is looked at.
+
+Past a limit the answer is 429 `rate_limited` with Retry-After, and nothing else is done.
 """
 
 from __future__ import annotations
@@ -11,55 +22,78 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections import OrderedDict
-from collections.abc import Callable
+from ipaddress import ip_address
 
-from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from fastapi import Request
+from limits import RateLimitItemPerMinute, RateLimitItemPerSecond
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 
-KEPT = 10_000  # buckets remembered per worker
-
-
-class Buckets:
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
-                 ) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self._held: OrderedDict[bytes, tuple[float, float]] = OrderedDict()
-
-    def take(self, key: bytes) -> float:
-        """0 when the request may go, else the seconds until the bucket holds one again."""
-        now = self.clock()
-        level, then = self._held.pop(key, (float(self.burst), now))
-        level = min(float(self.burst), level + (now - then) * self.rate)
-        wait = 0.0 if level >= 1 else (1 - level) / self.rate
-        self._held[key] = (level - 1 if wait == 0 else level, now)
-        if len(self._held) > KEPT:
-            self._held.popitem(last=False)
-        return wait
+from commands.web.errors import ApiError
 
 
-class RateLimit:
-    """ASGI middleware (pure, so server-sent event streams pass through untouched)."""
+class Limits:
+    def __init__(self, rate: float, burst: int, failures: int,
+                 trusted_proxies: tuple[str, ...] = ()) -> None:
+        self.rate, self.burst, self.failures = rate, burst, failures
+        # `burst` at once, and no more than that in the seconds `rate` takes to send it.
+        self.each = RateLimitItemPerSecond(burst, max(1, math.ceil(burst / rate)))
+        self.refused = RateLimitItemPerMinute(max(1, failures))
+        self.trusted = frozenset(trusted_proxies)
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
 
-    def __init__(self, app: ASGIApp, rate: float, burst: int) -> None:
-        self.app, self.buckets = app, Buckets(rate, burst)
+    def address(self, request: Request) -> str:
+        """The client's address: the connection's, or the proxy's word for it when the
+        connection comes from a trusted proxy."""
+        peer = request.client.host if request.client else "-"
+        if not self.trusts(peer):
+            return peer
+        hops = [a.strip() for a in request.headers.get("x-forwarded-for", "").split(",")]
+        hops = [hop for hop in hops if is_address(hop)]
+        # The nearest hop no trusted proxy stands for; with '*', the one the proxy appended.
+        return next((hop for hop in reversed(hops) if not self.trusts(hop)),
+                    hops[-1] if hops else peer)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        token = bearer(scope) if scope["type"] == "http" else None
-        if token is not None:
-            wait = self.buckets.take(hashlib.sha256(token).digest())
-            if wait > 0:
-                response = JSONResponse(
-                    {"error": "rate_limited", "message": f"more than {self.buckets.rate:g} "
-                     f"requests a second with this token: wait {math.ceil(wait)} s"},
-                    status_code=429, headers={"Retry-After": str(math.ceil(wait))})
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+    def trusts(self, address: str) -> bool:
+        """Whether `address` is a trusted proxy ('*': any, where only the proxy can connect)."""
+        return "*" in self.trusted or address in self.trusted
+
+    def before(self, request: Request, presents: bool) -> None:
+        """429 for an address past its budget of refused tokens, if this request presents a
+        token or a code."""
+        if presents and not self.limiter.test(self.refused, "refused", self.address(request)):
+            raise limited(self.wait(self.refused, "refused", self.address(request)),
+                          f"more than {self.failures} refused tokens or codes a minute from "
+                          "this address")
+
+    def take(self, request: Request, identity: str | None) -> None:
+        """Count this request against its identity (else its address), or refuse it."""
+        key = ("who", digest(identity)) if identity else ("address", self.address(request))
+        if not self.limiter.hit(self.each, *key):
+            whose = "from you" if identity else "from this address"
+            raise limited(self.wait(self.each, *key), f"more than {self.burst} requests "
+                          f"{whose} in {self.each.multiples} s")
+
+    def failed(self, request: Request) -> None:
+        """A token, cookie or code was refused: it spends the address's budget."""
+        self.limiter.hit(self.refused, "refused", self.address(request))
+
+    def wait(self, item: RateLimitItemPerSecond | RateLimitItemPerMinute, *key: str) -> int:
+        reset = self.limiter.get_window_stats(item, *key).reset_time
+        return max(1, math.ceil(reset - time.time()))
 
 
-def bearer(scope: Scope) -> bytes | None:
-    for name, value in scope.get("headers", ()):
-        if name == b"authorization" and value[:7].lower() == b"bearer ":
-            return value[7:].strip() or None
-    return None
+def digest(identity: str) -> str:
+    return hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def is_address(text: str) -> bool:
+    try:
+        ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def limited(wait: int, what: str) -> ApiError:
+    return ApiError(429, "rate_limited", f"{what}: wait {wait} s", {"Retry-After": str(wait)})

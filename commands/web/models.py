@@ -215,7 +215,8 @@ class TokensIn(Body):
     base_url: Annotated[str, StringConstraints(max_length=500,
                                                pattern=r"^https?://[^\s?#]+$")] | Omitted = \
         Field(default=None, description="The service's public address: each player's "
-                                             "link is BASE/m/MATCH/join#TOKEN")
+                                             "link is BASE/m/MATCH/join#CODE, a new join "
+                                             "code that opens their pages (not the token)")
 
 
 class TransferIn(Body):

@@ -15,6 +15,8 @@ from fastapi import Header, Query
 from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 
+from commands.web.bounds import whole_number
+from commands.web.errors import ApiError
 from commands.web.worker import Service
 
 After = Annotated[int, Query(ge=0, le=2**31, description="Start after this seq")]
@@ -24,8 +26,12 @@ PING = 15  # seconds between keep-alive comments
 
 def stream(svc: Service, match_id: str, viewer: str, after: int,
            last_event_id: str | None) -> EventSourceResponse:
-    if last_event_id is not None and last_event_id.isdigit():
-        after = int(last_event_id)
+    if last_event_id is not None:  # as the service sent it: a seq, or refused
+        resumed = whole_number(last_event_id)
+        if resumed is None or not 0 <= resumed <= 2**31:
+            raise ApiError(422, "invalid_input", "Last-Event-ID: give the seq of an entry "
+                           "this stream sent")
+        after = resumed
     listener = svc.hub.listen(match_id)
 
     async def entries() -> AsyncIterator[dict[str, str]]:

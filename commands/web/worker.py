@@ -1,5 +1,7 @@
 """One worker process of the service: the application service, the view tables, the
-tokens, and three background loops (the projection, deadlines, stream wake-ups)."""
+tokens, and its background loops (the projection, deadlines, stream wake-ups, and with
+Discord configured its posts, and with witnesses named the checkpoints brought to them
+to cosign)."""
 
 from __future__ import annotations
 
@@ -11,16 +13,26 @@ from datetime import UTC, datetime
 from typing import Any
 
 from audit.keys import Signer
+from audit.notes import COSIGNATURE_V1, NoteError, VerifierKey, parse_verifier_key
 from commands.service.arbiter import Arbiter
+from commands.service.cosigning import Cosigning, Log, WitnessEndpoint, match_log, season_log
 from commands.service.deadlines import Deadlines
+from commands.service.discord.interactions import Interactions
+from commands.service.discord.posts import Poster
+from commands.service.discord.rest import Rest
+from commands.service.discord.settings import DiscordSettings, discord_settings
 from commands.service.keys import signer_from
 from commands.service.outcomes import Outcome
 from commands.service.reading import ReadSide
+from commands.service.tiles import Tiles
 from commands.service.tokens import Tokens
 from commands.store.settings import URL_VARIABLE, database_url, persistence_env
 from commands.web.hub import Hub
+from domain.errors import RuleViolation
 from projections import runner
 from projections.tables import datastore_of, open_views
+
+DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"  # `arbiter serve`'s own address by default
 
 
 @dataclass(frozen=True)
@@ -31,27 +43,69 @@ class Settings:
     projections: bool = True  # keep the views current from this process
     projection_interval: float = 0.5  # seconds between looks at the log (SQLite) or the lock
     signer: Signer | None = None  # the host's key (default: its key file, as the CLI finds it)
-    rate: float = 0.0  # requests a second per bearer token, on average (0: no limit)
-    burst: int = 40  # requests a token may send at once
+    rate: float = 0.0  # requests a second per player or host, or per address (0: no limits)
+    burst: int = 40  # requests one may send at once
+    failures: int = 20  # refused tokens or codes an address may send a minute (with a rate)
+    trusted_proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For names the client
     cors_origins: tuple[str, ...] = ()  # origins whose pages may call the API (none)
+    discord: DiscordSettings | None = None  # Discord's interactions and posts (docs/discord.md)
+    post_interval: float = 2.0  # seconds between looks for Discord posts to send
+    public_url: str = DEFAULT_PUBLIC_URL  # where the service is reached: every link starts so
+    witnesses: tuple[WitnessEndpoint, ...] = ()  # where each new checkpoint goes to be cosigned
+    witness_interval: float = 2.0  # seconds between passes over the checkpoints to cosign
 
 
 INTERVAL_VARIABLE = "ARBITER_SERVE_INTERVAL"
+PUBLIC_URL_VARIABLE = "ARBITER_PUBLIC_URL"
+PROXIES_VARIABLE = "ARBITER_TRUSTED_PROXIES"
+FAILURES_VARIABLE = "ARBITER_FAILURES"
 PROJECTIONS_VARIABLE = "ARBITER_SERVE_PROJECTIONS"
 RATE_VARIABLE, BURST_VARIABLE = "ARBITER_RATE", "ARBITER_BURST"
 CORS_VARIABLE = "ARBITER_CORS_ORIGINS"
+WITNESSES_VARIABLE = "ARBITER_WITNESSES"  # "URL VKEY" pairs, comma-separated
 
 
 def settings_from_environment() -> Settings:
     """The settings `arbiter serve` hands its worker processes through their environment:
-    a generous rate limit unless told otherwise (20 a second, 40 at once, per token)."""
-    origins = os.environ.get(CORS_VARIABLE, "")
+    generous rate limits unless told otherwise (20 a second, 40 at once, per player, per host
+    and per address; 20 refused tokens a minute per address)."""
     return Settings(url=os.environ.get(URL_VARIABLE),
                     interval=float(os.environ.get(INTERVAL_VARIABLE, "1")),
                     projections=os.environ.get(PROJECTIONS_VARIABLE, "1") == "1",
                     rate=float(os.environ.get(RATE_VARIABLE) or "20"),
                     burst=int(os.environ.get(BURST_VARIABLE) or "40"),
-                    cors_origins=tuple(o.strip() for o in origins.split(",") if o.strip()))
+                    failures=int(os.environ.get(FAILURES_VARIABLE) or "20"),
+                    trusted_proxies=listed(PROXIES_VARIABLE),
+                    cors_origins=listed(CORS_VARIABLE),
+                    public_url=os.environ.get(PUBLIC_URL_VARIABLE) or DEFAULT_PUBLIC_URL,
+                    discord=discord_settings(),
+                    witnesses=witnesses_from(os.environ.get(WITNESSES_VARIABLE, "")))
+
+
+def listed(variable: str) -> tuple[str, ...]:
+    return tuple(o.strip() for o in os.environ.get(variable, "").split(",") if o.strip())
+
+
+def witnesses_from(text: str) -> tuple[WitnessEndpoint, ...]:
+    """The witnesses a setting names: `URL VKEY` pairs separated by commas."""
+    found = []
+    for pair in (p.strip() for p in text.split(",") if p.strip()):
+        url, _, vkey = pair.partition(" ")
+        found.append(WitnessEndpoint(url, witness_key(vkey.strip())))
+    return tuple(found)
+
+
+def witness_key(vkey: str) -> VerifierKey:
+    """A witness's cosignature key (vkey type 0x04), or invalid_input in words."""
+    try:
+        key = parse_verifier_key(vkey)
+    except NoteError as error:
+        raise RuleViolation("invalid_input", f"witness key {vkey[:60]!r}: {error.message}") \
+            from None
+    if key.sig_type != COSIGNATURE_V1:
+        raise RuleViolation("invalid_input", f"{key.name}: a witness's key is a cosignature key "
+                            "(type 0x04, `arbiter witness keygen`), not a host key")
+    return key
 
 
 def now() -> str:
@@ -66,8 +120,14 @@ class Service:
         self.views = open_views(datastore_of(self.arbiter), self.arbiter.mapper.cipher)
         self.read_side = ReadSide(self.arbiter, self.views)
         self.tokens = Tokens(self.arbiter)
+        self.tiles = Tiles(self.arbiter)
         self.hub = Hub(self.views)
         self.deadlines = Deadlines(self.arbiter, self.views, self.submit)
+        found = settings.discord
+        rest = None if found is None else Rest(found.api, found.bot_token)
+        self.discord = None if found is None or rest is None else Interactions(
+            self.arbiter, self.tokens, found, self.submit, self.views.seasons, rest)
+        self.poster = None if found is None or rest is None else Poster(self.arbiter, found, rest)
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -89,6 +149,12 @@ class Service:
             lambda: self.hub.run(self._stop, self.settings.stream_interval),
             lambda: self.deadlines.run(self._stop, self.settings.interval),
         ]
+        if self.poster is not None:
+            poster = self.poster
+            loops.append(lambda: poster.run(self._stop, self.settings.post_interval))
+        if self.settings.witnesses:
+            cosigning = Cosigning(self.arbiter, self.settings.witnesses, self.signed_logs)
+            loops.append(lambda: cosigning.run(self._stop, self.settings.witness_interval))
         if self.settings.projections:
             loops.append(lambda: runner.run(env, self._stop, self._wake,
                                             self.settings.projection_interval))
@@ -96,6 +162,11 @@ class Service:
         for thread in self._threads:
             thread.start()
         return self
+
+    def signed_logs(self) -> list[Log]:
+        """Every match and season the views hold, for the witnesses' passes."""
+        return [*(match_log(self.arbiter, m["match"]) for m in self.views.matches()),
+                *(season_log(self.arbiter, s) for s in self.views.seasons())]
 
     def recorded(self) -> None:
         """A command was recorded: the SQLite projection looks now, not at its next poll."""
@@ -107,4 +178,6 @@ class Service:
         self.hub.close()
         for thread in self._threads:
             thread.join(timeout=10)
+        if self.discord is not None:
+            self.discord.close()
         self.arbiter.close()

@@ -138,7 +138,7 @@ def test_a_receipt_verifies_against_the_bundle_and_then_its_saved_proof(host):
     ok(run(host["db"], "export", "m", "--public", "-o", str(public), key=host["key"]))
     checked = ok(run(host["db"], "receipt", "verify", str(receipt), "--bundle", str(public),
                      "--save-proof", str(proof)))
-    assert checked.startswith("receipt verified") and "round 1" in checked
+    assert "is in the log under the checkpoint of round 1." in checked.splitlines()[0]
     assert ok(run(host["db"], "receipt", "verify", str(receipt), "--proof", str(proof),
                   "--key", host["vkey"]))
     assert "no_host_key" in error_line(run(host["db"], "receipt", "verify", str(receipt),
@@ -161,7 +161,7 @@ def test_replay_diff_and_bisect_from_the_store_and_from_bundles(host):
     assert from_store == from_bundle
     assert any(e["kind"] == "BidPlaced" for e in from_bundle["events"])
     assert "state root" in ok(run(host["db"], "replay", str(full), "--round", "0"))
-    assert "unknown_round" in error_line(run(host["db"], "replay", "m", "--round", "7"))
+    assert "round_not_reached" in error_line(run(host["db"], "replay", "m", "--round", "7"))
     changes = ok(run(host["db"], "diff", "m", "--from", "0", "--to", "1"))
     assert "winners" in changes and "RoundClosed" in changes
     assert json.loads(ok(run(host["db"], "diff", "m", "--from", "0", "--to", "1", "--as", "bob",
@@ -185,7 +185,7 @@ def test_a_checkpoint_pasted_back_without_its_final_newline_still_proves(host):
     pasted.write_text(note.removesuffix("\n"))
     checked = ok(run(host["db"], "receipt", "verify", str(receipt), "--bundle", str(public),
                      "--checkpoint", str(pasted), "--save-proof", str(host["dir"] / "p")))
-    assert checked.startswith("receipt verified")
+    assert "is in the log under the checkpoint of round 1." in checked.splitlines()[0]
     proof = host["dir"] / "p"
     proof.write_text(proof.read_text().removesuffix("\n"))
     assert ok(run(host["db"], "receipt", "verify", str(receipt), "--proof", str(proof),
@@ -208,7 +208,7 @@ def test_a_public_bundle_replays_the_public_view_and_says_so(host):
                             "--json")))
     assert bob["viewer"] == "bob" and any(e["kind"] == "BidPlaced" for e in bob["events"])
     text = ok(run(host["db"], "replay", str(public), "--round", "1"))
-    assert text.startswith("sealed_bid match m, as the public saw it at the end of round 1")
+    assert text.startswith("Sealed Bid, match m, as the public saw it at the end of round 1")
     assert "log root" in text and "state root" in text
 
 

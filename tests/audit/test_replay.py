@@ -50,7 +50,7 @@ def test_a_public_bundle_replays_only_for_the_public(ours):
     with pytest.raises(AuditError) as caught:
         replay(ours[PUBLIC], 1, "bob")
     assert caught.value.code == "needs_full_bundle"
-    for round, viewer, code in [(9, "public", "unknown_round"), (1, "zed", "unknown_player")]:
+    for round, viewer, code in [(9, "public", "round_not_reached"), (1, "zed", "unknown_player")]:
         with pytest.raises(AuditError) as caught:
             replay(ours[FULL], round, viewer)
         assert caught.value.code == code

@@ -44,8 +44,8 @@ def test_rounds_from_zero_to_the_last_replay_and_no_others(ours):
     full = ours[FULL]
     assert replay(full, 0, "public")["as_of"]["round"] == 0
     assert replay(full, 2, "public")["as_of"]["seq"] == full.entries  # round 2 is the last
-    assert code_of(replay, full, -1, "public") == "unknown_round"
-    assert code_of(replay, full, 3, "public") == "unknown_round"
+    assert code_of(replay, full, -1, "public") == "invalid_round"
+    assert code_of(replay, full, 3, "public") == "round_not_reached"
 
 
 def test_the_host_and_every_player_may_be_shown_a_full_bundle(ours):
@@ -193,7 +193,7 @@ def test_the_last_round_replayed_is_the_round_of_the_last_entry():
     audit = verified(encoded([*values, extra]), keep_log=True)
     shown = replay(audit, last["round"] + 1, "public")
     assert (shown["as_of"]["round"], shown["as_of"]["seq"]) == (last["round"] + 1, extra["seq"])
-    assert code_of(replay, audit, last["round"] + 2, "public") == "unknown_round"
+    assert code_of(replay, audit, last["round"] + 2, "public") == "round_not_reached"
 
 
 def test_a_summary_key_only_the_later_round_has_is_in_the_diff(ours, monkeypatch):

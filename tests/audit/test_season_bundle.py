@@ -14,6 +14,7 @@ import json
 import pytest
 
 from audit import keys
+from audit.any_bundle import verify_any
 from audit.bundle import line
 from audit.canonical import entry_hash
 from audit.checkpoints import leaves
@@ -33,7 +34,7 @@ from audit.season_bundle import (
     kind_of,
 )
 from audit.season_signing import extensions, parse_season_extensions, standings_hash
-from audit.season_verify import ENVELOPE, verify_any, verify_season
+from audit.season_verify import ENVELOPE, verify_season
 from commands.service.arbiter import Arbiter
 from commands.service.outcomes import Grant
 from domain.envelope import GENESIS_PREV, seal_season_entry, season_entry_hash

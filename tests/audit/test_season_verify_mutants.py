@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from audit import keys
+from audit.any_bundle import verify_any
 from audit.bundle import line
 from audit.canonical import commitment, entry_hash
 from audit.checkpoints import leaves
@@ -33,7 +34,7 @@ from audit.season_bundle import (
     kind_of,
 )
 from audit.season_signing import MatchMark, extensions, parse_season_extensions
-from audit.season_verify import SeasonAudit, verify_any, verify_season
+from audit.season_verify import SeasonAudit, verify_season
 from audit.verify import Audit
 from audit.witness import Seen
 from commands.cli.matchfile import load, renamed, run
@@ -217,7 +218,7 @@ def test_an_audit_not_verified_has_no_season():
     header = json.loads(bundle(played(), PUBLIC)[0])[HEADER]
     from audit.season_bundle import SeasonHeader
     with pytest.raises(AssertionError):
-        SeasonAudit(SeasonHeader.model_validate(header)).rebuilt  # noqa: B018
+        SeasonAudit(SeasonHeader.read(header)).rebuilt  # noqa: B018
 
 
 # -- verify_any: told apart by the header's format --------------------------------------------
@@ -239,11 +240,11 @@ def test_verify_any_reads_a_match_bundle_as_one(public):
 
 
 @pytest.mark.parametrize("stream, code", [
-    ([], "truncated"),                                  # an empty first line has no newline
-    ([b"not json\n"], "malformed_line"),
-    ([b"[1]\n"], "malformed_header"),                   # JSON, but no header
-    ([b'{"header":5}\n'], "malformed_header"),
-    ([b'{"header":{}}\n'], "malformed_header"),
+    ([], "not_a_bundle"),                               # an empty file
+    ([b"not json\n"], "not_a_bundle"),
+    ([b"[1]\n"], "not_a_bundle"),                       # JSON, but no header
+    ([b'{"header":5}\n'], "not_a_bundle"),
+    ([b'{"header":{}}\n'], "malformed_header"),         # a header, of no season: the match's
 ])
 def test_verify_any_sends_what_is_no_season_header_to_the_match_verifier(stream, code):
     with pytest.raises(AuditError) as caught:

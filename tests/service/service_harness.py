@@ -26,11 +26,11 @@ class Server:
     """`arbiter serve` in a thread. Use as a context manager."""
 
     def __init__(self, url: str, **settings: Any) -> None:
-        self.app = create_app(Settings(url=url, **{"interval": 0.2, "signer": SIGNER,
-                                                   **settings}))
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.app = create_app(Settings(url=url, **{  # its links start with its own address
+            "interval": 0.2, "signer": SIGNER, "public_url": self.url, **settings}))
         config = uvicorn.Config(self.app, log_level="warning", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},

@@ -62,7 +62,7 @@ def test_a_host_runs_a_season_from_the_browser(browser, served, shots):  # noqa:
     app, server = served
     browser.execute_cdp_cmd("Browser.grantPermissions", {
         "origin": server.url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
-    browser.get(f"{server.url}/host/join#{Tokens(app).set_host()}")
+    browser.get(f"{server.url}/host/join#{Tokens(app).set_host_join()}")
     waiting(lambda: browser.current_url.rstrip("/").endswith("/host"))
 
     # A season, its players pasted, garnets granted from pasted lines.
@@ -183,7 +183,7 @@ def test_a_host_runs_a_season_from_the_browser(browser, served, shots):  # noqa:
 def test_a_tiebreak_and_the_check_as_the_host_reads_them(browser, served, shots):  # noqa: F811
     app, server = served
     match = tied(app)
-    browser.get(f"{server.url}/host/join#{Tokens(app).set_host()}")
+    browser.get(f"{server.url}/host/join#{Tokens(app).set_host_join()}")
     waiting(lambda: browser.current_url.rstrip("/").endswith("/host"))
     browser.get(f"{server.url}/host/m/{match}")
     said = text(browser)

@@ -62,7 +62,7 @@ def signed_in(url: str, app: Arbiter, **settings: Any) -> Host:
     client = TestClient(create_app(Settings(url=url, signer=SIGNER, **settings)))
     client.__enter__()
     token = Tokens(app).set_host()
-    page = client.post("/host/session", data={"token": token})
+    page = client.post("/host/session", data={"token": Tokens(app).set_host_join()})
     assert page.status_code == 200
     return Host(client, csrf_of(page.text), token)
 
@@ -175,8 +175,9 @@ def test_a_tiebreak_in_the_games_words_and_a_stale_close_refused(store):
                  "confirmed": "yes"}
         refused = client.post(f"/host/m/{match}/close", data=stale)
         assert refused.status_code == 422
-        assert ("round_moved : round 3 of kings-court-king-win has moved on from the election to "
-                "the tie-break; nothing was recorded") in text_of(refused.text)
+        # A sentence, its code a small label beside it.
+        assert ("Round 3 of kings-court-king-win has moved on from the election to the "
+                "tie-break; nothing was recorded. round_moved") in text_of(refused.text)
         # The API: a close aimed at round 2.
         api = TestClient(client.app, headers={"Authorization": f"Bearer {token}"})
         answer = api.post(f"/matches/{match}/close", json={"phase": "tiebreak", "round": 2})
@@ -238,21 +239,24 @@ def test_deadlines_are_typed_in_local_time_and_a_past_one_is_refused(store):
 def test_links_bundles_announcement_and_check_from_the_match_page(store):
     app, url = store
     match = tied(app)
-    client, csrf, _ = signed_in(url, app)
+    client, csrf, _ = signed_in(url, app, public_url="https://arbiter.example")
     with client:
         caught_up(client, app, match)
         asked = client.post(f"/host/m/{match}/links", data={"csrf": csrf})
         assert "11 new personal links" in text_of(asked.text)
-        issued = client.post(f"/host/m/{match}/links", data={"csrf": csrf, "confirmed": "yes"})
-        links = re.findall(rf"(http://testserver/m/{match}/join#[\w-]+)", issued.text)
-        assert len(set(links)) == 11
-        holders = {Tokens(app).holder(match, link.split("#")[1]) for link in links}
+        issued = client.post(f"/host/m/{match}/links", data={"csrf": csrf, "confirmed": "yes"},
+                             headers={"Host": "evil.example"})  # never the links' address
+        links = re.findall(rf"(https://arbiter\.example/m/{match}/join#[\w-]+)", issued.text)
+        assert len(set(links)) == 11 and "evil.example" not in issued.text
+        codes = [link.split("#")[1] for link in links]
+        holders = {Tokens(app).joiner(match, code) for code in codes}
         assert holders == set(load(SEED).players)
+        assert not any(Tokens(app).holder(match, code) for code in codes)  # not API tokens
         assert "grace, your personal link for kings-court-king-win" in issued.text
 
         page = text_of(client.get(f"/host/m/{match}").text)
         public = view(app.match(match), "public", 3)
-        told = announcement(public, 3, app.checkpoints(match).notes, "http://testserver")
+        told = announcement(public, 3, app.checkpoints(match).notes, "https://arbiter.example")
         assert "Announce round 3 in the chat" in page
         assert "**King's Court · kings-court-king-win · " in told[0]
         assert all(re.sub(r"\s+", " ", message) in page for message in told)
@@ -292,14 +296,16 @@ def test_a_players_spend_is_asked_first(store):
     client = signed_in(url, app).client
     with client:
         caught_up(client, app, match)
-        me = client.post(f"/m/{match}/session", data={"token": Tokens(app).issue(match, "bob")})
+        code = Tokens(app).issue_joins(match, ["bob"])["bob"]
+        me = client.post(f"/m/{match}/session", data={"token": code})
         csrf = csrf_of(me.text)
         before, garnets = app.match(match).version, app.season("demo").balances["bob"]["garnets"]
         peek = {"csrf": csrf, "command": "peek", "arg.target": "alice", "id": "peek-1"}
         asked = client.post(f"/m/{match}/me/commands", data=peek)
         said = text_of(asked.text)
-        assert "Spend 8 garnets on peek?" in said  # docs/games/kings_court.md: a peek is 8
-        assert "peek (target alice) costs 8 garnets" in said
+        # docs/games/kings_court.md: a peek is 8 garnets, a question to the Judge about a player
+        assert "Spend 8 garnets on your question to the Judge about alice?" in said
+        assert "Your question to the Judge about alice costs 8 garnets" in said
         assert app.match(match).version == before
         client.post(f"/m/{match}/me/commands", data={**peek, "confirmed": "yes"})
         assert app.match(match).version > before

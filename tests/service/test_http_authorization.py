@@ -22,6 +22,8 @@ PUBLIC = [
     ("GET", "/seasons/{s}", None),
     ("GET", "/seasons/{s}/checkpoints", None),
     ("GET", "/seasons/{s}/bundle", None),
+    ("GET", "/logs/match/{m}/checkpoint", None),  # tiles: any resource under the log's path
+    ("GET", "/logs/season/{s}/checkpoint", None),
 ]
 PLAYER = [
     ("POST", "/matches/{m}/players/ann/commands", {"command": "bid", "args": {"amount": 3}}),
@@ -55,6 +57,9 @@ HOST = [
     ("GET", "/matches/{m}/host/events", None),
 ]
 
+# Discord's own: no token, Discord's signature instead (tests/service/test_discord.py).
+DISCORD = [("POST", "/discord/interactions", {"type": 1})]
+
 
 @pytest.fixture(scope="module")
 def served(pg_server):
@@ -77,11 +82,12 @@ def served(pg_server):
 
 def call(client: Client, method: str, path: str, body: Any, match: str = "m1",
          season: str = "spring") -> tuple[int, dict[str, Any] | None]:
-    """The status, and the JSON body unless it is a stream or a bundle that answered 200."""
+    """The status, and the JSON body unless it is a stream, a bundle or a signed note that
+    answered 200."""
     url = path.format(m=match, s=season)
     with client.http.stream(method, url, json=body) as response:
         if response.status_code == 200 and response.headers["content-type"].startswith(
-                ("text/event-stream", "application/x-ndjson")):
+                ("text/event-stream", "application/x-ndjson", "text/plain")):
             return 200, None
         response.read()
         return response.status_code, response.json()
@@ -91,13 +97,25 @@ def refused(result: tuple[int, Any], status: int, code: str) -> bool:
     return result[0] == status and result[1]["error"] == code
 
 
+def tiled(path: str) -> str:
+    """A tiles route's path as the API names it: one route for every resource of a log."""
+    return path.rsplit("/", 1)[0] + "/{path}" if path.startswith("/logs/") else path
+
+
 def test_every_endpoint_is_in_these_tables(served):
     server, _, _ = served
     routes = {(method.upper(), path) for path, item in server.app.openapi()["paths"].items()
               for method in item}
-    listed = {(method, path.replace("{m}", "{match_id}").replace("{s}", "{season}")
-               .replace("/ann/", "/{player}/")) for method, path, _ in PUBLIC + PLAYER + HOST}
+    listed = {(method, tiled(path).replace("{m}", "{match_id}").replace("{s}", "{season}")
+               .replace("/ann/", "/{player}/")) for method, path, _ in
+              PUBLIC + PLAYER + HOST + DISCORD}
     assert routes == listed
+
+
+def test_discords_endpoint_is_off_without_its_key_whatever_the_token(served):
+    server, host, _ = served
+    for client in (server.client(), host):
+        assert refused(call(client, *DISCORD[0]), 404, "discord_off")
 
 
 @pytest.mark.parametrize("method, path, body", PUBLIC, ids=[p for _, p, _ in PUBLIC])
@@ -105,7 +123,7 @@ def test_public_endpoints_need_no_token_and_know_their_match(served, method, pat
     server, _, _ = served
     assert call(server.client(), method, path, body)[0] == 200
     wrong = call(server.client(), method, path, body, match="nope", season="nope")
-    assert refused(wrong, 404, "unknown_season" if "seasons" in path else "unknown_match")
+    assert refused(wrong, 404, "unknown_season" if "season" in path else "unknown_match")
 
 
 @pytest.mark.parametrize("method, path, body", PLAYER, ids=[p for _, p, _ in PLAYER])

@@ -1,67 +1,124 @@
-"""Operating limits at the HTTP edge: per-token rate limits (429 `rate_limited` with
-Retry-After), CORS only for the origins configured, and a 503 `busy` with Retry-After when
+"""Operating limits at the HTTP edge: rate limits on each player, the host and each address,
+and a budget of refused tokens per address (429 `rate_limited` with Retry-After), CORS only
+for the origins configured, and a 503 `busy` with Retry-After when
 a command waited its bound for the match's writer lock."""
 
 from __future__ import annotations
 
 import pytest
+from fastapi.testclient import TestClient
 from service_harness import Server
 
+from commands.service.arbiter import Arbiter
+from commands.service.tokens import Tokens
 from commands.service.writers import writers_for
 from commands.store.settings import persistence_env
-from commands.web.limits import Buckets
-from commands.web.worker import settings_from_environment
+from commands.web.app import create_app
+from commands.web.worker import Settings, settings_from_environment
+from tests.support.host_key import SIGNER
+
+PLAYERS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",
+           "ken"]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_a_bucket_lets_a_burst_through_then_the_rate():
-    clock = Clock()
-    buckets = Buckets(rate=2, burst=3, clock=clock)
-    assert [buckets.take(b"a") for _ in range(3)] == [0, 0, 0]  # the burst
-    assert buckets.take(b"a") == pytest.approx(0.5)  # empty: one more in 1/2 s
-    assert buckets.take(b"b") == 0  # another token has its own bucket
-    clock.now += 0.5  # refilled by 2/s * 0.5 s = 1
-    assert buckets.take(b"a") == 0
-    assert buckets.take(b"a") == pytest.approx(0.5)
-    clock.now += 10  # refilled past the burst: capped at 3
-    assert [buckets.take(b"a") for _ in range(4)][3] == pytest.approx(0.5)
-
-
-def test_serve_limits_each_token_by_default(monkeypatch):
-    for name in ("ARBITER_RATE", "ARBITER_BURST", "ARBITER_CORS_ORIGINS"):
+def test_serve_limits_each_identity_and_address_by_default(monkeypatch):
+    for name in ("ARBITER_RATE", "ARBITER_BURST", "ARBITER_CORS_ORIGINS", "ARBITER_FAILURES",
+                 "ARBITER_TRUSTED_PROXIES"):
         monkeypatch.delenv(name, raising=False)
     found = settings_from_environment()
-    assert (found.rate, found.burst, found.cors_origins) == (20, 40, ())
+    assert (found.rate, found.burst, found.failures, found.cors_origins,
+            found.trusted_proxies) == (20, 40, 20, (), ())
     monkeypatch.setenv("ARBITER_RATE", "0")
     monkeypatch.setenv("ARBITER_CORS_ORIGINS", "https://a.example, https://b.example")
+    monkeypatch.setenv("ARBITER_TRUSTED_PROXIES", "10.0.0.2")
     found = settings_from_environment()
-    assert (found.rate, found.cors_origins) == (0, ("https://a.example", "https://b.example"))
+    assert (found.rate, found.cors_origins, found.trusted_proxies) == (
+        0, ("https://a.example", "https://b.example"), ("10.0.0.2",))
+
+
+@pytest.fixture
+def match(tmp_path):
+    """A King's Court match of eleven, opened; the service limits 3 requests in 3 s to each
+    player, the host and each address, and 4 refused tokens a minute to each address."""
+    url = f"sqlite:///{tmp_path}/limits.db"
+    app = Arbiter(url, signer=SIGNER)
+    app.create_season("s")
+    app.register_all("s", PLAYERS)
+    app.create_match(match_id="kc", season="s", game="kings_court", setup={"players": PLAYERS},
+                     host_seed="ab" * 32, salt_key="cd" * 32)
+    app.submit("kc", "host", "open_match")
+    settings = Settings(url=url, signer=SIGNER, rate=1, burst=3, failures=4,
+                        trusted_proxies=("testclient",))
+    with TestClient(create_app(settings)) as client:
+        yield app, client
+    app.close()
+
+
+def test_a_players_api_and_page_share_one_limit_and_others_keep_theirs(match):
+    app, client = match
+    tokens = Tokens(app)
+    alice, bob = tokens.issue("kc", "alice"), tokens.issue("kc", "bob")
+    code = tokens.issue_joins("kc", ["alice"])["alice"]
+    # Signing in counts against the address; the page, once signed in, against alice.
+    assert client.post("/m/kc/session", data={"token": code}).status_code == 200
+    view = "/matches/kc/players/alice/view"
+    assert client.get(view, headers={"Authorization": f"Bearer {alice}"}).status_code == 200
+    assert client.get(view, headers={"Authorization": f"Bearer {alice}"}).status_code == 200
+    refused = client.get("/m/kc/me")  # her third in 3 s, through the page
+    assert refused.status_code == 429 and "rate_limited" in refused.text
+    assert 1 <= int(refused.headers["Retry-After"]) <= 3
+    again = client.get(view, headers={"Authorization": f"Bearer {alice}"})
+    assert again.status_code == 429 and again.json()["error"] == "rate_limited"
+    other = client.get("/matches/kc/players/bob/view", headers={"Authorization": f"Bearer {bob}"})
+    assert other.status_code == 200  # bob has his own
+    assert client.get("/matches/kc").status_code == 200  # and so has the address, so far
+
+
+def test_anyone_is_limited_by_address_whatever_token_they_add(match):
+    _, client = match
+    made_up = [{"Authorization": f"Bearer {n:A>43}"} for n in range(3)]
+    answers = [client.get("/matches/kc/bundle", headers=headers).status_code
+               for headers in made_up]  # a public route: a token changes nothing
+    assert answers == [200, 200, 200]
+    assert client.get("/matches/kc/bundle").status_code == 429
+    moved = client.get("/matches/kc/bundle", headers={"X-Forwarded-For": "203.0.113.9"})
+    assert moved.status_code == 200  # the trusted proxy's word for another client
+
+
+def test_the_proxys_header_counts_only_from_a_trusted_proxy(tmp_path):
+    settings = Settings(url=f"sqlite:///{tmp_path}/a.db", signer=SIGNER, rate=1, burst=2)
+    with TestClient(create_app(settings)) as client:
+        spoofed = [client.get("/seasons/nope", headers={"X-Forwarded-For": f"198.51.100.{n}"})
+                   for n in range(3)]
+    assert [a.status_code for a in spoofed] == [404, 404, 429]
+
+
+def test_refused_tokens_spend_the_addresss_budget_and_cost_no_identity(match):
+    app, client = match
+    token = Tokens(app).issue("kc", "bob")
+    view = "/matches/kc/players/bob/view"
+    padded = [token + "\u00a0", token + "\u0085", " " + token, token[:-1]]
+    forwarded = {"X-Forwarded-For": "203.0.113.7"}
+    for wrong in padded:  # four refusals: the budget
+        answer = client.get(view, headers={**forwarded,
+                                            "Authorization": f"Bearer {wrong}".encode()})
+        assert answer.status_code == 403 and answer.json()["error"] == "wrong_token"
+        client.cookies.clear()
+    past = client.get(view, headers={**forwarded, "Authorization": f"Bearer {token}"})
+    assert past.status_code == 429 and "refused tokens" in past.json()["message"]
+    page = client.post("/m/kc/session", data={"token": "x" * 43}, headers=forwarded)
+    assert page.status_code == 429  # nor may it try join codes
+    assert client.get("/matches/kc", headers=forwarded).status_code == 200  # no token: served
+    elsewhere = client.get(view, headers={"X-Forwarded-For": "203.0.113.8",
+                                          "Authorization": f"Bearer {token}"})
+    assert elsewhere.status_code == 200  # bob himself, from his own address
 
 
 @pytest.fixture(scope="module")
 def limited(tmp_path_factory):
     url = f"sqlite:///{tmp_path_factory.mktemp('limits')}/arbiter.db"
-    with Server(url, rate=0.5, burst=2, cors_origins=("https://games.example",)) as server:
+    with Server(url, rate=20, burst=40, cors_origins=("https://games.example",)) as server:
         yield server
-
-
-def test_a_token_past_its_burst_is_rate_limited_and_others_are_not(limited):
-    alice, bob, anyone = limited.client("alice-token"), limited.client("bob-token"), \
-        limited.client()
-    assert [alice.get("/seasons/nope").status_code for _ in range(2)] == [404, 404]
-    refused = alice.get("/seasons/nope")
-    assert refused.status_code == 429
-    assert refused.json()["error"] == "rate_limited"
-    assert refused.headers["Retry-After"] == "2"  # one request at 0.5/s
-    assert bob.get("/seasons/nope").status_code == 404
-    assert [anyone.get("/seasons/nope").status_code for _ in range(4)] == [404] * 4
 
 
 def test_cors_answers_only_the_configured_origin(limited):
@@ -95,3 +152,22 @@ def test_a_command_that_waited_its_bound_is_503_busy(tmp_path, monkeypatch):
         assert created.json()["error"] == "busy"
         assert created.headers["Retry-After"] == "1"
         assert host.post("/seasons", {"name": "s"}).status_code == 201
+
+
+def test_the_client_address_is_the_nearest_hop_no_trusted_proxy_stands_for():
+    from starlette.requests import Request
+
+    from commands.web.limits import Limits
+
+    def seen(trusted: tuple[str, ...], peer: str, forwarded: str | None) -> str:
+        headers = [(b"x-forwarded-for", forwarded.encode())] if forwarded else []
+        request = Request({"type": "http", "client": (peer, 1), "headers": headers})
+        return Limits(1, 1, 1, trusted).address(request)
+
+    assert seen((), "192.0.2.1", "203.0.113.9") == "192.0.2.1"  # believed from no one
+    assert seen(("10.0.0.2",), "192.0.2.1", "203.0.113.9") == "192.0.2.1"  # not a proxy
+    # The client wrote its own header first; the proxy appended what it saw.
+    assert seen(("10.0.0.2",), "10.0.0.2", "1.2.3.4, 203.0.113.9") == "203.0.113.9"
+    assert seen(("10.0.0.2", "10.0.0.3"), "10.0.0.2", "203.0.113.9, 10.0.0.3") == "203.0.113.9"
+    assert seen(("*",), "172.17.0.1", "1.2.3.4, 203.0.113.9") == "203.0.113.9"
+    assert seen(("10.0.0.2",), "10.0.0.2", "not an address") == "10.0.0.2"

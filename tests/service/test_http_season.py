@@ -49,10 +49,11 @@ def test_eleven_players_are_set_up_in_five_requests(served):
     assert [t["player"] for t in tokens] == ELEVEN
     link = urlparse(tokens[0]["link"])
     assert (link.netloc, link.path) == ("games.example.org", "/arbiter/m/kc/join")
-    assert (link.query, link.fragment) == ("", tokens[0]["token"])  # never sent to a server
-    # Each token is its player's alone.
+    assert link.query == "" and link.fragment != tokens[0]["token"]  # a join code, unsent
+    # Each token is its player's alone; each link's code opens that player's pages.
     stored = server.service.tokens
     assert {stored.holder("kc", t["token"]) for t in tokens} == set(ELEVEN)
+    assert [stored.joiner("kc", urlparse(t["link"]).fragment) for t in tokens] == ELEVEN
     assert digest_of(tokens[0]["token"]) != digest_of(tokens[1]["token"])
     client = server.client(tokens[2]["token"])
     assert client.get("/matches/kc/players/carol/view").status_code == 200

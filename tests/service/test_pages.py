@@ -22,9 +22,9 @@ from commands.service.arbiter import Arbiter
 from commands.service.tokens import Tokens
 from commands.web.app import create_app
 from commands.web.pages import templating
-from commands.web.pages.player import sent_of
+from commands.web.pages.player import seen_by
 from commands.web.pages.public import told
-from commands.web.worker import Settings
+from commands.web.worker import DEFAULT_PUBLIC_URL, Settings
 from domain.decider import HOST, PUBLIC
 from domain.match import Match
 from projections import story
@@ -50,7 +50,7 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Arbiter, 
 
 
 def sign_in(client: TestClient, app: Arbiter, match_id: str, player: str) -> None:
-    token = Tokens(app).issue(match_id, player)
+    token = Tokens(app).issue_joins(match_id, [player])[player]
     answer = client.post(f"/m/{match_id}/session", data={"token": token},
                          follow_redirects=False)
     assert answer.status_code == 303 and answer.headers["location"] == f"/m/{match_id}/me"
@@ -77,7 +77,10 @@ def test_the_public_page_tells_each_round_and_holds_no_secret(seeded, file):
         assert "<table" in season and "Garnets" not in season  # balances are not public
     ended = page.text
     assert f"/matches/{file.match}/bundle" in ended and "arbiter verify" in ended
+    assert f'href="/logs/match/{file.match}/checkpoint"' in ended
+    assert f"arbiter verify {DEFAULT_PUBLIC_URL}/logs/match/{file.match}" in ended  # never Host
     notes = app.checkpoints(file.match).notes
+    assert client.get(f"/logs/match/{file.match}/checkpoint").text == notes[-1]["note"]
     assert notes and all(templating.environment.filters["e"](n["note"]) in ended for n in notes)
     assert "Results" in ended and "data-live" not in ended  # over: nothing left to follow
 
@@ -141,10 +144,8 @@ def public_html(seen: dict[str, Any], round: int | None) -> str:
 def player_html(seen: dict[str, Any], match: Match, player: str) -> str:
     mine = inbox(match, player)
     return templating.render(
-        "player.html", **told(seen), player=player, round=None,
-        forms=story.forms(seen, player), receipts=[sent_of(r) for r in mine["receipts"]],
-        private=story.chapters({**seen, "events": mine["told"]}), garnets=None, csrf="c",
-        form_id="f", sent=None, refused=None)
+        "player.html", **seen_by(seen, mine, player, None, seen["as_of"]["round"]),
+        garnets=None, csrf="c", form_id="f", sent=None, refused=None, updating=0)
 
 
 @pytest.mark.parametrize("file", FILES, ids=[f.match for f in FILES])
@@ -203,12 +204,25 @@ def test_the_season_page_tells_who_is_still_in_and_where_each_other_player_left(
         eventually(projected, timeout=60)
         text = client.get("/s/spring").text
     app.close()
-    assert "Still in: amy, fin." in text
+    # The champion is said once, and nobody is "still in" beside him.
+    assert text.count("fin won the season.") == 1 and "Still in" not in text
     assert 'gil left the season in <a href="/m/spring-dm-1">spring-dm-1</a>.' in text
-    for player in ("ben", "cal", "dee", "eve"):
-        assert f"{player} left the season by the host's ruling." in text
+    for player in ("ben", "cal", "dee", "eve"):  # the ruling keeps its reason
+        assert (f"{player} left the season by the host's ruling: not in the Final (season "
+                "rule 4: the most Tokens of Life against the last Death Match&#39;s winner).")\
+            in text
     assert "amy left the season" not in text  # reinstated by her Token of Life
     assert "Garnets" not in text
+    # By rank: fin won the Final, amy lost it; ben, cal, dee and eve left together (at
+    # 18:10 on 9 December, no Token of Life among them: by name), after gil (the first
+    # Death Match, 3 December).
+    table = text[text.index('id="standings-title"'):text.index("Who left the season")]
+    assert re.findall(r'<th scope="row">(\w+)</th>', table) == \
+        ["fin", "amy", "ben", "cal", "dee", "eve", "gil"]
+    # Matches in the order the season played them, not by name.
+    listed = text[text.index('id="matches-title"'):]
+    assert re.findall(r'<a href="/m/([\w-]+)">', listed)[:5] == \
+        ["spring-totems", "spring-dm-1", "spring-amalgamation", "spring-dm-2", "spring-final"]
 
 
 def test_unknown_pages_answer_with_a_page_and_the_api_keeps_its_json(seeded):

@@ -48,7 +48,7 @@ def csrf_of(page: str) -> str:
 
 def join(client: TestClient, app: Arbiter, player: str) -> str:
     """The personal link's page, then its token posted as the page's script posts it."""
-    token = Tokens(app).issue(MATCH, player)
+    token = Tokens(app).issue_joins(MATCH, [player])[player]
     assert 'id="join"' in client.get(f"/m/{MATCH}/join").text
     me = client.post(f"/m/{MATCH}/session", data={"token": token})
     assert me.status_code == 200 and f"{player} in {MATCH}" in me.text
@@ -104,7 +104,8 @@ def test_a_player_votes_through_the_form_and_a_refusal_is_shown_beside_it(live):
 def test_a_players_cookie_is_for_their_own_match_only(live):
     app, client = live
     join(client, app, "bob")
-    other = client.post(f"/m/{MATCH}/session", data={"token": Tokens(app).issue("x", "bob")})
+    code = Tokens(app).issue_joins("x", ["bob"])["bob"]  # another match's
+    other = client.post(f"/m/{MATCH}/session", data={"token": code})
     assert other.status_code == 403
     api = client.get(f"/matches/{MATCH}/players/bob/view")
     assert api.status_code == 401  # the API wants its bearer token, never the cookie
@@ -112,7 +113,7 @@ def test_a_players_cookie_is_for_their_own_match_only(live):
 
 def test_the_host_closes_the_round_from_the_dashboard(live):
     app, client = live
-    token = Tokens(app).set_host()
+    token = Tokens(app).set_host_join()
     assert client.get("/host").status_code == 401
     dashboard = client.post("/host/session", data={"token": token})
     assert dashboard.status_code == 200 and MATCH in dashboard.text
@@ -140,8 +141,8 @@ def test_the_host_closes_the_round_from_the_dashboard(live):
     assert "You closed the election of round 1" in client.get(closed.headers["location"]).text
 
     link = client.post(f"/host/m/{MATCH}/link", data={"csrf": csrf, "player": "carol"})
-    url = re.search(r"(http://testserver/m/kc-live/join#[\w-]+)", link.text).group(1)
-    assert Tokens(app).holder(MATCH, url.split("#")[1]) == "carol"
+    url = re.search(r"(http://127\.0\.0\.1:8000/m/kc-live/join#[\w-]+)", link.text).group(1)
+    assert Tokens(app).joiner(MATCH, url.split("#")[1]) == "carol"
 
     out = client.post("/host/logout", data={"csrf": csrf}, follow_redirects=False)
     assert out.status_code == 303 and "Path=/host" in out.headers["set-cookie"]

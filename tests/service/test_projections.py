@@ -182,7 +182,7 @@ def test_a_ten_thousand_entry_match_projects_live_as_a_rebuild_does(sqlite_url):
     from tests.test_match_ledger import PLAYERS, new_match
 
     app = Arbiter(sqlite_url, signer=SIGNER)
-    new_match(app, garnets=(400, 400, 400), rounds=40)
+    new_match(app, garnets=(400, 400, 400), rounds=40, max_replacements=50)  # ~38 bids each
     app.submit("m1", "host", "open_match")
     ledger = Ledger(env=persistence_env(sqlite_url))
     views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)

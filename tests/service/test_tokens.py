@@ -25,10 +25,11 @@ def test_tokens_are_issued_once_and_stored_as_digests(sqlite_url):
         return result.output.strip()
 
     def token(*args: str) -> str:
-        """The token (first line), after checking the link (second line) carries it only in
-        its fragment."""
+        """The token (first line), after checking the link (second line) carries a join code
+        in its fragment, and not the token."""
         printed, link = arbiter(*args).splitlines()
-        assert link.endswith(f"#{printed}") and "?" not in link
+        code = link.partition("#")[2]
+        assert len(code) == len(printed) == 43 and code != printed and "?" not in link
         return printed
 
     first, host = token("tokens", "host"), token("tokens", "host")
@@ -66,6 +67,30 @@ def test_a_replaced_token_stops_working_once_what_was_read_is_stale(sqlite_url, 
     assert checks.is_host(new)
 
 
+def test_made_up_tokens_cost_no_store_reads(sqlite_url, monkeypatch):
+    """A token without a token's shape is never looked up; made-up tokens of the right shape
+    cost one read of their match's tokens per UNKNOWN seconds, however many are sent."""
+    from commands.service import tokens as module
+
+    monkeypatch.setattr(module, "UNKNOWN", 60.0)
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    new_match(app)
+    tokens = Tokens(app)
+    ann = tokens.issue("m1", "ann")
+    reads: list[object] = []
+    real_get = app.repository.get
+    monkeypatch.setattr(app.repository, "get", lambda *a, **k: reads.append(a) or real_get(*a, **k))
+    for made_up in (ann + "\u00a0", ann + "\x85", " " + ann, ann[:-1], ann + "=", "x" * 43 + "!"):
+        assert tokens.holder("m1", made_up) is None and not tokens.is_host(made_up)
+    assert reads == []  # none has a token's shape
+    assert tokens.holder("m1", ann) == "ann"  # issued by this process: known without a read
+    assert reads == []
+    for _ in range(500):
+        assert tokens.holder("m1", module.new_token()) is None
+    assert len(reads) == 1  # the first unknown token read the match's tokens, once
+    assert tokens.holder("m1", ann) == "ann" and len(reads) == 1
+
+
 def test_tokens_stored_before_the_rooms_still_load(sqlite_url):
     """Stores written before commands/ had its rooms name the token events by their old module
     (`commands.http.tokens:...`): a token issued then still opens the host's routes."""
@@ -81,3 +106,21 @@ def test_tokens_stored_before_the_rooms_still_load(sqlite_url):
                            "'commands.service.tokens:', 'commands.http.tokens:')").rowcount
     assert moved == 1
     assert Tokens(Arbiter(sqlite_url)).is_host(host)
+
+
+def test_a_new_host_link_alone_keeps_the_api_token(sqlite_url):
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    new_match(app)
+
+    def arbiter(*args: str) -> str:
+        result = CliRunner().invoke(cli, ["--db", sqlite_url, *args])
+        assert result.exit_code == 0, result.output
+        return result.output.strip()
+
+    token, first = arbiter("tokens", "host").splitlines()
+    second = arbiter("tokens", "host", "--link-only")
+    assert second.startswith("http://127.0.0.1:8000/host/join#") and "\n" not in second
+    tokens = Tokens(app)
+    assert tokens.is_host(token)  # the API token stays
+    assert tokens.is_host_join(second.partition("#")[2])
+    assert not tokens.is_host_join(first.partition("#")[2])  # the old link is revoked

@@ -5,12 +5,12 @@ answer it with their own code, exactly as they answer the API."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from starlette.datastructures import FormData
 
+from commands.web.bounds import loads
 from domain.errors import RuleViolation
 
 PREFIX = "arg."
@@ -58,8 +58,8 @@ def parsed(name: str, text: str, strict: bool) -> Any:
     """JSON, where the game wants an object; elsewhere JSON if it reads as JSON (3, true,
     ["a", "b"]), else the text itself, as `arbiter match submit KEY=VALUE` reads it."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
+        return loads(text)
+    except ValueError:  # not JSON, nested too deep, a number of thousands of digits
         if strict:
             raise RuleViolation("invalid_input", f"{name}: write it as JSON, e.g. "
                                                  '{"alice": 2, "bob": 1}') from None

@@ -29,6 +29,7 @@ from commands.web.pages.session import (
     csrf_of,
     csrf_ok,
     host_of,
+    same_origin,
     signed_in,
     signed_out,
 )
@@ -44,7 +45,7 @@ from commands.web.worker import Service, now
 from domain.decider import HOST
 from domain.errors import RuleViolation
 from domain.games import get_game
-from domain.season import DEFAULT_PREFIX
+from domain.origins import DEFAULT_PREFIX
 from projections.dashboard import close_commands, phase_line, phase_words, still_to_act
 
 router = APIRouter(route_class=Route, prefix=HOST_PATH, include_in_schema=False)
@@ -60,14 +61,19 @@ def join() -> HTMLResponse:
 @router.post("/session")
 def session(request: Request, svc: Svc,
             token: Annotated[str, Form(max_length=200)] = "") -> Response:
-    if not svc.tokens.is_host(token.strip()):
+    """The host link's join code becomes the host's cookie for `/host`."""
+    same_origin(svc, request)
+    code = token.strip(" \t\r\n")  # as pasted; any other character makes it another code
+    if not svc.tokens.is_host_join(code):
         return page("join.html", status=403, action=f"{HOST_PATH}/session", match=None,
-                    error="This is not the host token (`arbiter tokens host` prints a new one).")
-    return signed_in(request, HOST_PATH, HOST_COOKIE, token.strip(), HOST_PATH)
+                    error="This is not the join code of the host's link, or a new link "
+                          "replaced it (`arbiter tokens host` prints a new one).")
+    return signed_in(request, HOST_PATH, HOST_COOKIE, code, HOST_PATH)
 
 
 @router.post("/logout")
 def logout(request: Request, svc: Svc, csrf: Annotated[str, Form()] = "") -> Response:
+    same_origin(svc, request)
     token = host_of(svc, request)
     if token is not None and not csrf_ok(token, csrf):
         raise ApiError(403, "wrong_form", "this form is stale: reload the page")

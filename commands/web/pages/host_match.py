@@ -11,7 +11,6 @@ posts, the page says exactly what will happen, and a second post carries it out.
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -24,6 +23,7 @@ from starlette.datastructures import FormData
 from audit.bundle import FULL, PUBLIC
 from commands.service.tokens import join_link
 from commands.web.auth import Svc
+from commands.web.bounds import whole_number
 from commands.web.edge import Route
 from commands.web.errors import ApiError
 from commands.web.models import MatchId
@@ -59,12 +59,12 @@ from projections.dashboard import (
 
 router = APIRouter(route_class=Route, prefix=f"{HOST_PATH}/m/{{match_id}}",
                    include_in_schema=False)
-URL_VARIABLE = "ARBITER_PUBLIC_URL"
 
 
-def base_url(request: Request) -> str:
-    """Where players reach this server: $ARBITER_PUBLIC_URL, else the address the host used."""
-    return os.environ.get(URL_VARIABLE) or str(request.base_url).rstrip("/")
+def base_url(svc: Service) -> str:
+    """Where players reach this server: its public URL ($ARBITER_PUBLIC_URL), never the Host
+    header a request came with."""
+    return svc.settings.public_url.rstrip("/")
 
 
 def match_page(svc: Service, request: Request, match_id: str, token: str, *,
@@ -92,7 +92,7 @@ def announcement_of(svc: Service, request: Request, match_id: str) -> dict[str, 
     round = last_told(read_view(svc, match_id, EVERYONE, None))
     try:
         messages = announcement(read_view(svc, match_id, EVERYONE, round), round,
-                                read_checkpoints(svc, match_id), base_url(request))
+                                read_checkpoints(svc, match_id), base_url(svc))
     except RuleViolation:  # nothing public to tell yet
         return None
     return {"round": round, "messages": messages}
@@ -154,7 +154,7 @@ def issuing(svc: Service, request: Request, match_id: str, data: FormData) -> Re
                              f"{match_id}.",
                              "Each replaces that player's earlier link at once: an old link "
                              "stops working within a second. Send each player their own."])
-    return links_page(request, match_id, svc.tokens.issue_all(match_id, players))
+    return links_page(svc, match_id, svc.tokens.issue_joins(match_id, players))
 
 
 @router.post("/link", response_model=None)
@@ -171,12 +171,13 @@ def issuing_one(svc: Service, request: Request, match_id: str, data: FormData) -
         error = RuleViolation("unknown_player", f"{player!r} does not play in {match_id}")
         return match_page(svc, request, match_id, token, refused=refusal("link", error, data),
                           status=422)
-    return links_page(request, match_id, {player: svc.tokens.issue(match_id, player)})
+    return links_page(svc, match_id, svc.tokens.issue_joins(match_id, [player]))
 
 
-def links_page(request: Request, match_id: str, issued: dict[str, str]) -> HTMLResponse:
-    """New links as full addresses, each in a message ready to send its player."""
-    base = base_url(request)
+def links_page(svc: Service, match_id: str, issued: dict[str, str]) -> HTMLResponse:
+    """New links as full addresses, each in a message ready to send its player (each holds
+    a join code, which opens the player's pages and nothing else)."""
+    base = base_url(svc)
     rows = [{"player": p, "link": join_link(base, match_id, t)} for p, t in issued.items()]
     return page("host_links.html", match=match_id, rows=rows,
                 block="\n".join(f"{r['player']}: {r['link']}" for r in rows),
@@ -246,7 +247,7 @@ def aim(data: FormData) -> tuple[int | None, str | None]:
     """The round and the phase the page showed when the form was drawn."""
     round = text(data, "round", 12)
     phase = text(data, "phase", 60)
-    return (int(round) if round.isdigit() else None), (phase or None)
+    return whole_number(round), (phase or None)
 
 
 def send(svc: Service, match_id: str, form: Sending, data: FormData) -> tuple[str, list[int]]:

@@ -2,8 +2,8 @@
 players registered from a pasted list, grants and fines from pasted `player,amount,reason`
 lines (previewed before they are saved), transfers, rulings and DMOs with their reasons, a new
 match from a game picker (its players chosen from the season, its setup as a form drawn from
-the game's declared setup), the Death Match of a Main Match's EC, the Final, the full season
-bundle.
+the game's declared setup), the Death Match of a Main Match's EC, the Final, who plays as whom
+on Discord, the full season bundle.
 
 Each form goes through the application service as the API does, in one save (all the lines,
 or none); a refusal comes back beside its form with the values kept.
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import secrets
 from typing import Annotated, Any
 
@@ -23,8 +22,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from audit.season_bundle import FULL
+from commands.service.discord.links import Links
 from commands.service.outcomes import Grant
 from commands.web.auth import Svc
+from commands.web.bounds import loads, whole_number
 from commands.web.edge import Route
 from commands.web.errors import ApiError
 from commands.web.models import SeasonId
@@ -67,12 +68,22 @@ def season_page(svc: Service, season: str, token: str, *, done: str | None = Non
                 players=[r["player"] for r in standings["players"]], still_in=still_in,
                 matches=read_matches(svc, season), mains=ended_mains,
                 steps=next_steps(standings), csrf=csrf_of(token), form_id=new_form_id(),
-                done=done, refused=refused, preview=preview, games=games())
+                done=done, refused=refused, preview=preview, games=games(),
+                discord=discord_links(svc, season))
+
+
+def discord_links(svc: Service, season: str) -> list[dict[str, str]] | None:
+    """Who plays as whom on Discord, where Discord is configured or a link was made."""
+    links = Links(svc.arbiter).of(season)
+    if svc.discord is None and not links:
+        return None
+    return [{"player": p, "user": u} for u, p in sorted(links.items(), key=lambda i: i[1])]
 
 
 DONE = {"season": "The season is started: register its players next.",
         "players": "Registered.", "grants": "Granted.", "transfer": "Transferred.",
-        "ruling": "The ruling is recorded.", "dmo": "The DMO is recorded."}
+        "ruling": "The ruling is recorded.", "dmo": "The DMO is recorded.",
+        "discord": "Linked: their slash commands now act as that player."}
 
 
 @router.get("", response_class=HTMLResponse)
@@ -151,10 +162,10 @@ def grant_lines(pasted: str, default_reason: str, players: set[str]) -> list[dic
             ("garnets", "", amount_text)
         reason = ",".join(raw[2:]).strip() or default_reason  # a reason may hold commas
         problem = None
-        try:
-            amount = int(amount_text)
-        except ValueError:
-            amount, problem = 0, f"{amount_text!r} is not a whole number of {asset or 'garnets'}"
+        amount = whole_number(amount_text)
+        if amount is None:
+            amount, problem = 0, f"{amount_text[:40]!r} is not a whole number of " \
+                                 f"{asset or 'garnets'}"
         if not player:
             problem = "no player"
         elif player not in players:
@@ -186,11 +197,10 @@ def grants(svc: Service, season: str, data: FormData) -> str | dict[str, Any]:
 
 def whole(data: FormData, name: str) -> int:
     value = text(data, name, 20)
-    try:
-        return int(value)
-    except ValueError:
-        raise RuleViolation("invalid_amount", f"{name}: {value!r} is not a whole number") \
-            from None
+    found = whole_number(value)
+    if found is None:
+        raise RuleViolation("invalid_amount", f"{name}: {value!r} is not a whole number")
+    return found
 
 
 def transfer(svc: Service, season: str, data: FormData) -> str:
@@ -214,8 +224,19 @@ def dmo(svc: Service, season: str, data: FormData) -> str:
     return f"{season_path(season)}?done=dmo"
 
 
+def discord(svc: Service, season: str, data: FormData) -> str:
+    """A Discord user linked to a player of the season, or to its host (docs/discord.md)."""
+    player = text(data, "player", 100)
+    if player != HOST:
+        svc.arbiter.season(season).check_is_registered(player)
+    else:
+        svc.arbiter.season(season)
+    Links(svc.arbiter).link(season, player, text(data, "user", 100), by="host")
+    return f"{season_path(season)}?done=discord"
+
+
 ACTIONS = {"players": register, "grants": grants, "transfer": transfer, "ruling": ruling,
-           "dmo": dmo}
+           "dmo": dmo, "discord": discord}
 
 
 # -- a new match ------------------------------------------------------------------------------
@@ -334,11 +355,12 @@ def setup_of(game: str, data: FormData, leave_out: tuple[str, ...]) -> dict[str,
             continue
         if kind == "json":
             try:
-                setup[name] = json.loads(given)
-            except json.JSONDecodeError:
+                setup[name] = loads(given)
+            except ValueError:
                 raise RuleViolation("invalid_setup", f"{name}: write it as JSON") from None
-        elif kind == "int":
-            setup[name] = int(given) if given.lstrip("-").isdigit() else given
+        elif kind == "int":  # not a number: the rules refuse it with their own words
+            number = whole_number(given)
+            setup[name] = given if number is None else number
         elif given:
             setup[name] = given
     return setup

@@ -19,6 +19,7 @@ from commands.web.edge import Route
 from commands.web.errors import ApiError
 from commands.web.models import MatchId
 from commands.web.pages import forms as posted
+from commands.web.pages.browser_check import witness_context
 from commands.web.pages.public import open_round_of, told
 from commands.web.pages.session import (
     PLAYER_COOKIE,
@@ -26,6 +27,7 @@ from commands.web.pages.session import (
     csrf_ok,
     match_path,
     player_of,
+    same_origin,
     signed_in,
     signed_out,
 )
@@ -36,7 +38,7 @@ from commands.web.routes.public import MinSeq, Round
 from commands.web.worker import Service
 from domain.errors import RuleViolation
 from domain.games import get_game
-from projections import story
+from projections import story, words
 
 router = APIRouter(route_class=Route, prefix="/m/{match_id}", include_in_schema=False)
 
@@ -50,18 +52,21 @@ def join(match_id: MatchId) -> HTMLResponse:
 @router.post("/session")
 def session(match_id: MatchId, request: Request, svc: Svc,
             token: Annotated[str, Form(max_length=200)] = "") -> Response:
-    """A player's token becomes their cookie for this match's pages."""
-    if not svc.tokens.holder(match_id, token.strip()):
+    """A player's join code becomes their cookie for this match's pages."""
+    same_origin(svc, request)
+    code = token.strip(" \t\r\n")  # as pasted; any other character makes it another code
+    if not svc.tokens.joiner(match_id, code):
         return page("join.html", status=403, action=f"{match_path(match_id)}/session",
-                    match=match_id, error="This is not a player's token for this match: "
-                                          "ask the host for your link again.")
-    return signed_in(request, f"{match_path(match_id)}/me", PLAYER_COOKIE, token.strip(),
+                    match=match_id, error="This is not a join code for this match, or the "
+                    "host has given you a new link since: ask the host for your link again.")
+    return signed_in(request, f"{match_path(match_id)}/me", PLAYER_COOKIE, code,
                      match_path(match_id))
 
 
 @router.post("/logout")
 def logout(match_id: MatchId, request: Request, svc: Svc,
            csrf: Annotated[str, Form()] = "") -> Response:
+    same_origin(svc, request)
     me = player_of(svc, request, match_id)
     if me is not None and not csrf_ok(me[1], csrf):
         raise ApiError(403, "wrong_form", "this form is stale: reload the page")
@@ -84,22 +89,62 @@ def player_page(svc: Service, match_id: str, player: str, token: str, *, round: 
     standings = read_standings(svc, season, player) if season else None
     mine = next((r for r in (standings or {}).get("players", []) if r["player"] == player),
                 None)
-    context = told(view, open_round_of(svc, match_id, round))
-    live = round is None and not context["ended"]
-    return page("player.html", status=status, **context, player=player, round=round,
-                forms=story.forms(view, player) if live else [],
-                receipts=[sent_of(r) for r in inbox["receipts"]],
-                private=story.chapters({**view, "events": inbox["told"]}),
+    return page("player.html", status=status,
+                **seen_by(view, inbox, player, round, open_round_of(svc, match_id, round)),
                 garnets=mine.get("garnets") if mine else None, csrf=csrf_of(token),
+                witness=witness_context(svc, match_id, player, csrf_of(token)),
                 form_id=secrets.token_urlsafe(12), sent=sent, refused=refused)
 
 
-def sent_of(receipt: dict[str, Any]) -> dict[str, Any]:
-    """A receipt as the page lists it: the command the player sent, and where it is."""
+def seen_by(view: dict[str, Any], inbox: dict[str, Any], player: str, round: int | None,
+            open_round: int | None) -> dict[str, Any]:
+    """What the player's page shows of their view and their inbox: the story, their part,
+    what they may send and what they have sent, in words."""
+    context = told(view, open_round)
+    live = round is None and not context["ended"]
+    forms = story.forms(view, player) if live else []
+    receipts = [sent_of(view["game"], r) for r in inbox["receipts"]]
+    return {**context, "player": player, "round": round, "forms": forms,
+            "receipts": receipts, "role": words.role(view, player),
+            "now": standing_now(view["game"], receipts, forms, open_round) if live else [],
+            "private": story.told_alone(view, inbox["told"], context["chapters"])}
+
+
+def sent_of(game: str, receipt: dict[str, Any]) -> dict[str, Any]:
+    """A receipt as the page lists it: the command the player sent, in words, and where it
+    is."""
     command: dict[str, Any] = next((p["data"] for p in receipt["parts"].values()
                     if p["kind"] == "CommandAccepted"), {})
+    name, args = str(command.get("name", "")), command.get("args") or {}
     return {"seq": receipt["seq"], "hash": receipt["hash"], "round": receipt["entry"]["round"],
-            "command": command.get("name"), "args": command.get("args", {})}
+            "command": name, "said": words.command(game, name, args)}
+
+
+def standing_now(game: str, receipts: list[dict[str, Any]], forms: list[dict[str, Any]],
+                 open_round: int | None) -> list[str]:
+    """What the player has sent this round and whether it may still change, then what the
+    round waits on: "what now?" in sentences."""
+    if open_round is None:
+        return []
+    mine = [r for r in receipts if r["round"] == open_round]
+    offered = {f["command"] for f in forms}
+    kept = getattr(get_game(game), "SPENDS", {})
+    lines = []
+    for r in mine:
+        if r["command"] in kept:
+            lines.append(f"Your {r['said']} this round is spent: it cannot be taken back.")
+        elif r["command"] in offered and r["command"] not in words.FINAL.get(game, ()):
+            lines.append(f"Your {r['said']} stands for this round: you may change it until "
+                         "the round closes, by sending it again.")
+        else:
+            lines.append(f"Your {r['said']} is recorded for this round.")
+    if mine and not forms:
+        lines.append("You have acted: waiting for the others until the round closes.")
+    elif mine:
+        lines.append("Waiting for the others until the round closes.")
+    elif not forms:
+        lines.append("Nothing for you to do in this phase: waiting for the others.")
+    return lines
 
 
 @router.get("/me", response_class=HTMLResponse)
@@ -142,18 +187,24 @@ def send(svc: Service, request: Request, match_id: str, data: FormData) -> Respo
 
 def spend_asked(svc: Service, match_id: str, player: str, token: str, name: str,
                 args: dict[str, Any], data: FormData) -> HTMLResponse | None:
-    """A spend cannot be undone: the page says what it costs and asks first (None once the
-    player has confirmed, or for a command that costs nothing)."""
-    price = getattr(get_game(read_view(svc, match_id, player, None)["game"]), "SPENDS",
-                    {}).get(name)
-    if price is None or data.get("confirmed") == "yes":
+    """A spend, or a move that acts at once, cannot be undone: the page says so and asks first
+    (None once the player has confirmed, or for a command that may still change)."""
+    game = read_view(svc, match_id, player, None)["game"]
+    price = getattr(get_game(game), "SPENDS", {}).get(name)
+    final = name in words.FINAL.get(game, ())
+    if (price is None and not final) or data.get("confirmed") == "yes":
         return None
-    told = f" ({story.compact(args)})" if args else ""
+    what = words.command(game, name, args)
     kept = [(k, v) for k, v in data.multi_items() if isinstance(v, str)
             and k not in ("csrf", "confirmed")]
-    return page("confirm.html", match=match_id, title=f"Spend {price} garnets on {name}",
-                said=[f"{name}{told} costs {price} garnets, taken from your season balance at "
-                      "once: a spend is not given back."],
+    if price is None:
+        title, said = f"Send your {what}", (f"Your {what} acts at once: it cannot be taken "
+                                              "back or changed.")
+    else:
+        title, said = f"Spend {price} garnets on your {what}", (
+            f"Your {what} costs {price} garnets, taken from your season balance at once: a "
+            "spend is not given back.")
+    return page("confirm.html", match=match_id, title=title, said=[said],
                 action=f"{match_path(match_id)}/me/commands", kept=kept, csrf=csrf_of(token),
                 back=f"{match_path(match_id)}/me", aimed=False)
 

@@ -4,6 +4,7 @@ as of any round), a season's standings."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
@@ -11,6 +12,7 @@ from fastapi.responses import HTMLResponse
 from commands.web.auth import Svc
 from commands.web.edge import Route
 from commands.web.models import MatchId, SeasonId
+from commands.web.pages.browser_check import browser_check
 from commands.web.pages.session import player_of
 from commands.web.pages.templating import page
 from commands.web.reading import (
@@ -32,8 +34,7 @@ router = APIRouter(route_class=Route, include_in_schema=False)
 @router.get("/", response_class=HTMLResponse)
 def index(svc: Svc) -> HTMLResponse:
     matches = read_matches(svc)
-    return page("index.html", seasons=read_seasons(svc), matches=matches,
-                winners={m["match"]: story.winners(m["results"]) for m in matches})
+    return page("index.html", seasons=read_seasons(svc), matches=matches)
 
 
 def told(view: dict[str, Any], open_round: int | None = None) -> dict[str, Any]:
@@ -76,17 +77,50 @@ def match_page(match_id: MatchId, request: Request, svc: Svc,
                round: Round = None) -> HTMLResponse:
     me = player_of(svc, request, match_id)
     return page("match.html", **public_page(svc, match_id, round),
-                me=me[0] if me else None, origin=str(request.base_url).rstrip("/"))
+                me=me[0] if me else None, origin=svc.settings.public_url.rstrip("/"),
+                browser_check=browser_check(svc, f"/matches/{quote(match_id)}/bundle", match_id))
 
 
 @router.get("/s/{season}", response_class=HTMLResponse)
 def season_page(season: SeasonId, svc: Svc) -> HTMLResponse:
     standings = read_standings(svc, season, PUBLIC)
-    matches = read_matches(svc, season)
     history = standings["history"]
-    return page("season.html", season=season, standings=standings, matches=matches,
-                winners={m["match"]: story.winners(m["results"]) for m in matches},
-                ecs=caused(history, "ec"), death_match=caused(history, "dm_entrant"))
+    left = rulings(standings["eliminated"], history)
+    return page("season.html", season=season, standings=standings,
+                ranked=ranked(standings["players"], left),
+                matches=in_season_order(read_matches(svc, season), standings["matches"]),
+                left=left,
+                ecs=caused(history, "ec"), death_match=caused(history, "dm_entrant"),
+                browser_check=browser_check(svc, f"/seasons/{quote(season)}/bundle",
+                                            season=season))
+
+
+STANDING = {"champion": 0, "runner_up": 1, "in": 1, "out": 2}
+
+
+def ranked(rows: list[dict[str, Any]], eliminated: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Standings by rank: the champion, then those still in by Tokens of Life, Opals and fewest
+    Marks of Elimination; then those out, the last to leave first (those who left together by
+    the same measures)."""
+    left = {e["player"]: e["at"] or "" for e in eliminated}
+    by_assets = sorted(rows, key=lambda r: (-r["tol"], -r["opal"], r["moe"], r["player"]))
+    later_first = sorted(by_assets, key=lambda r: left.get(r["player"], ""), reverse=True)
+    return sorted(later_first, key=lambda r: STANDING.get(r["status"], 1))
+
+
+def in_season_order(matches: list[dict[str, Any]],
+                    order: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Matches in the order the season played them (the season's log), any other after."""
+    place = {m["match"]: n for n, m in enumerate(order)}
+    return sorted(matches, key=lambda m: (place.get(m["match"], len(place)), m["match"]))
+
+
+def rulings(eliminated: list[dict[str, Any]],
+            history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Who left the season, where, when and why: a host's ruling keeps its reason."""
+    line = {(h["player"], h["seq"]): h for h in history}
+    return [{**e, "why": (line.get((e["player"], e["seq"]), {}).get("cause") or {}).get("ruling"),
+             "at": line.get((e["player"], e["seq"]), {}).get("at")} for e in eliminated]
 
 
 def caused(history: list[dict[str, Any]], asset: str) -> list[dict[str, Any]]:

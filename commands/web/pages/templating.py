@@ -12,7 +12,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from commands.web.pages.updating import updating
-from projections.story import game_name
+from projections import words
 
 HERE = Path(__file__).resolve().parent.parent
 TEMPLATES = HERE / "templates"
@@ -28,7 +28,10 @@ def svg(markup: str | None) -> Markup:
 
 environment = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True,
                           undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-environment.filters.update(game=game_name, q=path_part, svg=svg)
+environment.filters.update(game=words.game_name, q=path_part, svg=svg, sentence=words.sentence,
+                           outcome=words.outcome, ended=words.ended, phase=words.phase,
+                           round_name=words.round_name, instant=words.instant,
+                           standing=words.standing)
 
 
 def render(template: str, **context: Any) -> str:
@@ -39,7 +42,9 @@ def render(template: str, **context: Any) -> str:
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
                                "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-    "Referrer-Policy": "no-referrer",
+    # No address leaves for another site; the service's own forms still carry their Origin
+    # (under no-referrer a browser sends `Origin: null`, and sign-in could not tell its own).
+    "Referrer-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }

@@ -154,9 +154,12 @@ def issue_token(match_id: MatchId, player: PlayerId, svc: Svc) -> TokenOut:
 @router.post("/matches/{match_id}/tokens", status_code=201,
              summary="Issue every player's token for this match at once (replacing earlier ones)")
 def issue_tokens(match_id: MatchId, body: TokensIn, svc: Svc) -> list[TokenOut]:
-    issued = svc.tokens.issue_all(match_id, svc.arbiter.match(match_id).players)
+    players = svc.arbiter.match(match_id).players
+    issued = svc.tokens.issue_all(match_id, players)
+    codes = svc.tokens.issue_joins(match_id, players) if body.base_url else {}
     return [TokenOut(match=match_id, player=player, token=token,
-                     link=join_link(body.base_url, match_id, token) if body.base_url else None)
+                     link=join_link(body.base_url, match_id, codes[player])
+                     if body.base_url else None)
             for player, token in issued.items()]
 
 

@@ -1,23 +1,39 @@
 """Anyone, no token: public views, the audit view, checkpoints, public bundles (a match's and a
-season's), the season as the public sees it."""
+season's), the season as the public sees it.
+
+Bundles and checkpoints are built once per change (commands.service.built) and answered with
+their ETag: a client that sends it back (If-None-Match) gets a 304 and no body. A finished
+match's bundle never changes again: `Cache-Control: public, max-age=31536000, immutable`;
+anything else may change, so caches must ask again (`no-cache`)."""
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request, Response
 from sse_starlette.sse import EventSourceResponse
 
 from audit.bundle import PUBLIC as PUBLIC_BUNDLE
 from audit.bundle import export
 from audit.notes import parse_verifier_key
+from commands.service.built import Built
 from commands.service.keys import check_signed_by
 from commands.web.auth import Svc
 from commands.web.edge import Ndjson, Route
 from commands.web.models import MatchId, SeasonId
 from commands.web.reading import check_viewer, read_audit, read_standings, read_view
 from commands.web.streams import After, LastEventId, stream
+from domain.checkpoints import (
+    MatchCheckpoints,
+    MatchCosignatures,
+    SeasonCheckpoints,
+    SeasonCosignatures,
+    cosigned,
+)
 from domain.decider import PUBLIC
+from domain.match import Match
+from domain.season import Season
 
 router = APIRouter(route_class=Route, tags=["anyone"])
 Round = Annotated[int | None, Query(ge=0, le=10**6, description="As of the end of round N")]
@@ -42,21 +58,51 @@ def audit_view(match_id: MatchId, svc: Svc) -> dict[str, Any]:
     return read_audit(svc, match_id)
 
 
-@router.get("/matches/{match_id}/checkpoints", summary="The signed checkpoints of a match")
-def checkpoints(match_id: MatchId, svc: Svc) -> list[dict[str, Any]]:
-    return svc.arbiter.checkpoints(match_id).notes
+def answered(request: Request, found: Built, media_type: str) -> Response:
+    """The built answer, or 304 when the client holds it already."""
+    headers = {"ETag": found.etag, "Cache-Control": IMMUTABLE if found.final else "no-cache"}
+    sent = request.headers.get("if-none-match", "")
+    if found.etag in (tag.strip() for tag in sent.split(",")) or sent.strip() == "*":
+        return Response(status_code=304, headers=headers)
+    return Response(found.body, media_type=media_type, headers=headers)
+
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def as_json(value: Any) -> bytes:
+    """As FastAPI's JSON answers write it."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+@router.get("/matches/{match_id}/checkpoints", summary="The signed checkpoints of a match",
+            response_model=list[dict[str, Any]])
+def checkpoints(match_id: MatchId, request: Request, svc: Svc) -> Response:
+    found = svc.arbiter.builds.get(
+        f"checkpoints/{match_id}", [MatchCheckpoints.create_id(match_id)],
+        lambda: (as_json(svc.arbiter.checkpoints(match_id).notes), False))
+    return answered(request, found, "application/json")
 
 
 @router.get("/matches/{match_id}/bundle", response_class=Ndjson,
             summary="The public audit bundle (JSON Lines, docs/audit.md)")
-def bundle(match_id: MatchId, svc: Svc) -> Ndjson:
-    match = svc.arbiter.match(match_id)
-    notes = [n["note"] for n in svc.arbiter.checkpoints(match_id).notes]
-    signer = svc.arbiter.signer
-    key = signer.verifier_key() if signer else None
-    if key is not None:
-        check_signed_by(notes, parse_verifier_key(key))
-    return Ndjson("".join(export(match, notes, PUBLIC_BUNDLE, key)))
+def bundle(match_id: MatchId, request: Request, svc: Svc) -> Response:
+    def build() -> tuple[bytes, bool]:
+        match = svc.arbiter.match(match_id)
+        notes = [cosigned(n) for n in svc.arbiter.cosigned_notes(match_id)]
+        signer = svc.arbiter.signer
+        key = signer.verifier_key() if signer else None
+        if key is not None:
+            check_signed_by(notes, parse_verifier_key(key))
+        # Never final, even once the match has ended: a witness may still cosign one of its
+        # checkpoints, and each note is served with its cosignature lines.
+        return "".join(export(match, notes, PUBLIC_BUNDLE, key)).encode(), False
+
+    found = svc.arbiter.builds.get(
+        f"bundle/{match_id}",
+        [Match.create_id(match_id), MatchCheckpoints.create_id(match_id),
+         MatchCosignatures.create_id(match_id)], build)
+    return answered(request, found, Ndjson.media_type)
 
 
 @router.get("/matches/{match_id}/events", response_class=EventSourceResponse,
@@ -74,16 +120,33 @@ def season_standings(season: SeasonId, svc: Svc) -> dict[str, Any]:
 
 
 @router.get("/seasons/{season}/checkpoints",
-            summary="The season's signed checkpoints, each naming its matches' latest")
-def season_checkpoints(season: SeasonId, svc: Svc) -> list[dict[str, Any]]:
-    return svc.arbiter.season_checkpoints(season).notes
+            summary="The season's signed checkpoints, each naming its matches' latest",
+            response_model=list[dict[str, Any]])
+def season_checkpoints(season: SeasonId, request: Request, svc: Svc) -> Response:
+    found = svc.arbiter.builds.get(
+        f"season-checkpoints/{season}", [SeasonCheckpoints.create_id(season)],
+        lambda: (as_json(svc.arbiter.season_checkpoints(season).notes), False))
+    return answered(request, found, "application/json")
 
 
 @router.get("/seasons/{season}/bundle", response_class=Ndjson,
             summary="The public season bundle (JSON Lines, docs/audit.md)")
-def season_bundle(season: SeasonId, svc: Svc) -> Ndjson:
-    signer = svc.arbiter.signer
-    key = signer.verifier_key() if signer else None
-    if key is not None:
-        check_signed_by(svc.arbiter.signed_notes(season), parse_verifier_key(key))
-    return Ndjson("".join(svc.arbiter.season_bundle(season, PUBLIC_BUNDLE, key)))
+def season_bundle(season: SeasonId, request: Request, svc: Svc) -> Response:
+    def build() -> tuple[bytes, bool]:
+        signer = svc.arbiter.signer
+        key = signer.verifier_key() if signer else None
+        if key is not None:
+            check_signed_by(svc.arbiter.signed_notes(season), parse_verifier_key(key))
+        return "".join(svc.arbiter.season_bundle(season, PUBLIC_BUNDLE, key)).encode(), False
+
+    # It rests on the season, its checkpoints and its matches' checkpoints: the match entries
+    # it cites and proves are those its matches' signed checkpoints cover (audit.season_bundle),
+    # so a vote after a match's last close changes nothing in it. A witness's cosignature
+    # does: each note is served with its cosignature lines.
+    matches = svc.arbiter.season_matches(season)
+    ids = [Season.create_id(season), SeasonCheckpoints.create_id(season),
+           SeasonCosignatures.create_id(season),
+           *(MatchCheckpoints.create_id(m) for m in matches),
+           *(MatchCosignatures.create_id(m) for m in matches)]
+    found = svc.arbiter.builds.get(f"season-bundle/{season}", ids, build)
+    return answered(request, found, Ndjson.media_type)

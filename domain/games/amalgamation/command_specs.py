@@ -5,14 +5,15 @@ from it; the rules still check every value with their own codes (rulebook 4.6)."
 from __future__ import annotations
 
 from domain.decider import Arg, CommandSpec
-from domain.games.amalgamation.setup import PLAYER_COUNT, TEAM_SIZE, TILES_PER_ROUND
+from domain.games.amalgamation.setup import PLAYER_COUNT, RATE_RANGE, TEAM_SIZE, TILES_PER_ROUND
 
 PLAYER, HOST = "player", "host"
 
 COMMANDS: dict[str, CommandSpec] = {
     "submit_garnet_rate": CommandSpec(
         PLAYER,
-        {"rate": Arg("int", label="dollars per garnet, 5 to 20")},
+        {"rate": Arg("int", label="dollars per garnet, 5 to 20", minimum=RATE_RANGE[0],
+                     maximum=RATE_RANGE[-1])},
         "Propose the garnet rate (pre-game)",
     ),
     "submit_ma_order": CommandSpec(

@@ -5,9 +5,10 @@ the rules still check every value with their own codes."""
 from __future__ import annotations
 
 from domain.decider import Arg, CommandSpec
-from domain.games.merchants_guild.guild import INVESTIGATED_HOUSES, VOTES_PER_WEEK
+from domain.games.merchants_guild.guild import BILL_NUMBERS, INVESTIGATED_HOUSES, VOTES_PER_WEEK
 
-BILL = Arg("int", label="a bill number, 1 to 60")
+BILL = Arg("int", label="a bill number, 1 to 60", minimum=BILL_NUMBERS[0],
+           maximum=BILL_NUMBERS[-1])
 DIRECTION = Arg("text", label="forward (priority +1) or back (priority -1)")
 TARGET = Arg("player", label="another player")
 HOUSES_NAMED = Arg("list", items="text", max_items=INVESTIGATED_HOUSES,

@@ -1,0 +1,93 @@
+"""Anyone, no token: every match and season log as c2sp.org/tlog-tiles under /logs/, the same
+tree `arbiter publish` writes to a folder (docs/audit.md, "Tiles").
+
+A tile never changes once it exists, a full one or a partial one (its width is in its path),
+so tiles and entry bundles are cached for a year (`immutable`); the checkpoint and log.json
+change with each signed round, so they are cached for a few seconds. Every answer has an
+ETag, and `If-None-Match` gets a 304. Entry bundles are gzipped for a client that takes it.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+from hashlib import sha256
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Path, Response
+
+from audit.tiles import CHECKPOINT
+from audit.tiles_bundle import LOG_JSON
+from commands.service.tiles import MATCH, SEASON, TiledView
+from commands.web.auth import Svc
+from commands.web.edge import Route
+from commands.web.errors import ApiError
+from commands.web.models import MatchId, SeasonId
+
+router = APIRouter(route_class=Route, tags=["anyone"])
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+SHORT_LIVED = "public, max-age=5"
+TYPES = {CHECKPOINT: "text/plain; charset=utf-8", LOG_JSON: "application/json"}
+ANSWERS: dict[int | str, dict[str, Any]] = {
+    200: {"description": "The resource", "content": {
+        "application/octet-stream": {}, "text/plain": {}, "application/json": {}}},
+    304: {"description": "Not modified: the ETag sent in If-None-Match is still current"}}
+Resource = Annotated[str, Path(description="`checkpoint`, `tile/<L>/<N>[.p/<W>]`, "
+                                           "`tile/entries/<N>[.p/<W>]` or `arbiter/log.json`")]
+IfNoneMatch = Annotated[str | None, Header(description="An ETag from an earlier answer")]
+AcceptEncoding = Annotated[str | None, Header(description="`gzip` for gzipped entry bundles")]
+
+
+@router.get("/logs/match/{match_id}/{path:path}", responses=ANSWERS,
+            summary="A match log as c2sp.org/tlog-tiles: checkpoint, tiles, entry bundles")
+def match_tiles(match_id: MatchId, path: Resource, svc: Svc,
+                if_none_match: IfNoneMatch = None,
+                accept_encoding: AcceptEncoding = None) -> Response:
+    return served(svc.tiles.view(MATCH, match_id), path, if_none_match, accept_encoding)
+
+
+@router.get("/logs/season/{season}/{path:path}", responses=ANSWERS,
+            summary="A season log as c2sp.org/tlog-tiles: checkpoint, tiles, entry bundles")
+def season_tiles(season: SeasonId, path: Resource, svc: Svc,
+                 if_none_match: IfNoneMatch = None,
+                 accept_encoding: AcceptEncoding = None) -> Response:
+    return served(svc.tiles.view(SEASON, season), path, if_none_match, accept_encoding)
+
+
+def served(view: TiledView, path: str, if_none_match: str | None,
+           accept_encoding: str | None) -> Response:
+    data = view.resource(path)
+    if data is None:
+        raise ApiError(404, "not_found", missing(view, path))
+    gzipped = path.startswith("tile/entries/") and "gzip" in (accept_encoding or "")
+    tag = f'"{sha256(data).hexdigest()[:32]}{"-gz" if gzipped else ""}"'
+    headers = {"ETag": tag, "Cache-Control": SHORT_LIVED if path in TYPES else IMMUTABLE}
+    if path.startswith("tile/entries/"):
+        headers["Vary"] = "Accept-Encoding"
+    if if_none_match is not None and tag in (t.strip() for t in if_none_match.split(",")):
+        return Response(status_code=304, headers=headers)
+    if gzipped:
+        data = compressed(data)
+        headers["Content-Encoding"] = "gzip"
+    return Response(data, media_type=TYPES.get(path, "application/octet-stream"),
+                    headers=headers)
+
+
+@functools.lru_cache(maxsize=128)  # entry bundles never change: each is compressed once
+def compressed(data: bytes) -> bytes:
+    return gzip.compress(data, mtime=0)
+
+
+def missing(view: TiledView, path: str) -> str:
+    """Why there is nothing at `path`, in words."""
+    log = f"{view.log} {view.name}"
+    if path == CHECKPOINT:
+        return f"{log} has no signed checkpoint yet, so no tiles: its entries are listed in " \
+               f"{LOG_JSON}"
+    if path.startswith("tile/"):
+        return f"{log} has no {path}: its tiles cover the {view.size} entries its last " \
+               "signed checkpoint signs (c2sp.org/tlog-tiles spells a tile " \
+               "tile/<L>/<N>[.p/<W>], N in groups of three digits like x001/x234/067)"
+    return f"{log} has nothing at {path}: its log is served as checkpoint, tile/..., " \
+           f"tile/entries/... and {LOG_JSON}"
