@@ -66,12 +66,23 @@ def replay(audit: Audit, round: int, viewer: str) -> dict[str, Any]:
 
 def diff(audit: Audit, start: int, end: int, viewer: str) -> dict[str, Any]:
     """What `viewer` learnt between the end of round `start` and the end of round `end`."""
+    check_order(start, end)
+    return changes(audit.header.match, viewer, replay(audit, start, viewer),
+                   replay(audit, end, viewer))
+
+
+def check_order(start: int, end: int) -> None:
     if start > end:
         raise AuditError("invalid_input", f"--from {start} is after --to {end}")
-    before, after = replay(audit, start, viewer), replay(audit, end, viewer)
+
+
+def changes(match_id: str, viewer: str, before: dict[str, Any],
+            after: dict[str, Any]) -> dict[str, Any]:
+    """What `viewer` learnt from one replayed round's end (`before`, as `replay` gives it) to
+    a later one's (`after`): each summary entry that changed, and the new events."""
     keys = [*before["summary"], *(k for k in after["summary"] if k not in before["summary"])]
     return {
-        "match": audit.header.match,
+        "match": match_id,
         "viewer": viewer,
         "from": _point(before),
         "to": _point(after),

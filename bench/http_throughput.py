@@ -78,15 +78,15 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
 
 
 @contextmanager
-def serving(url: str, workers: int) -> Iterator[str]:
-    """`arbiter serve` on a free port; yields its base URL."""
-    with served(url, workers) as (base, _):
+def serving(url: str, workers: int, *options: str) -> Iterator[str]:
+    """`arbiter serve` on a free port (with `options`); yields its base URL."""
+    with served(url, workers, options=options) as (base, _):
         yield base
 
 
 @contextmanager
-def served(url: str, workers: int, env: dict[str, str] | None = None
-           ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+def served(url: str, workers: int, env: dict[str, str] | None = None,
+           options: tuple[str, ...] = ()) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """`arbiter serve` on a free port (without its per-token rate limit unless `env` sets
     ARBITER_RATE: one client here sends far more than a player would); yields its base URL
     and its process."""
@@ -96,7 +96,7 @@ def served(url: str, workers: int, env: dict[str, str] | None = None
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [sys.executable, "-c", "from commands.cli.main import main; main()", "--db", url, "serve",
-         "--port", str(port), "--workers", str(workers)],
+         "--port", str(port), "--workers", str(workers), *options],
         cwd=ROOT, env={"ARBITER_RATE": "0", **os.environ, **(env or {})},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -159,8 +159,8 @@ def compare(server: str, clients: int, matches: int, votes: int,
 
 
 def through_http(url: str, app: Arbiter, names: list[str], clients: int, votes: int,
-                 workers: int) -> tuple[float, list[float]]:
-    with serving(url, workers) as base:
+                 workers: int, *options: str) -> tuple[float, list[float]]:
+    with serving(url, workers, *options) as base:
         jobs = plan(names, clients)
         busy: list[int] = []
         tokens = tokens_of(base, app, jobs)
@@ -208,11 +208,14 @@ def main() -> None:
     parser.add_argument("--votes", type=int, default=40, help="per client")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--pg", default=SERVER)
+    parser.add_argument("--no-projections", action="store_true",
+                        help="serve without keeping the view tables (as the in-process side)")
     args = parser.parse_args()
+    options = ("--no-projections",) if args.no_projections else ()
     with postgres_url(args.pg) as url:
         app = Arbiter(url, signer=keys.generate("bench-host"))
         rows = [("http", through_http(url, app, set_up(app, "http-", args.matches),
-                                      args.clients, args.votes, args.workers)),
+                                      args.clients, args.votes, args.workers, *options)),
                 ("in-process", in_process(app, set_up(app, "app-", args.matches),
                                           args.clients, args.votes))]
         app.close()

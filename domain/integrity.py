@@ -100,6 +100,38 @@ def admit(aggregate: A | None, event: Any) -> A:
     return folded
 
 
+def checked_run(salt_key: str, last: dict[str, Any] | None, name: str,
+                events: Iterable[Any]) -> list[dict[str, Any]]:
+    """The records of match `name`'s stored events that follow record `last` (None: from the
+    genesis entry), each checked as `admit` checks it, without folding them into the match: a
+    reader taking the entries after those it holds already."""
+    records: list[dict[str, Any]] = []
+    key = parse_salt_key(salt_key)
+    iterator = iter(events)
+    while True:
+        before = records[-1] if records else last
+        expected = 1 if before is None else before["entry"]["seq"] + 1
+        try:
+            event = next(iterator)
+        except StopIteration:
+            return records
+        except UnreadableRow as row:
+            raise RuleViolation("forged_entry", f"match {name}: entry {row.version} {row.why} "
+                                f"({ADVICE})") from None
+        if event.originator_version != expected:
+            raise RuleViolation("missing_entry", f"match {name}: entry {expected} is missing "
+                                f"from the store (entry {event.originator_version} comes "
+                                f"after entry {expected - 1}); {ADVICE}")
+        record = event.record
+        problem = f"entry {record['entry']['seq']} is stored as entry {expected}" \
+            if record["entry"]["seq"] != expected else \
+            forgery(record, bytes(32) if before is None else key,
+                    GENESIS_PREV if before is None else before["entry"]["hash"], EVENT_PREFIX)
+        if problem is not None:
+            raise RuleViolation("forged_entry", f"match {name}: {problem} ({ADVICE})")
+        records.append(record)
+
+
 def checked(aggregate: A | None, events: Iterable[Any]) -> A | None:
     """The repository's projector: every stored event through `admit`; a row the store
     cipher refuses is named with its log."""

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import re
 from abc import ABC
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import islice
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 from eventsourcing.application import Application
@@ -37,16 +37,21 @@ from eventsourcing.persistence import (
     IntegrityError,
     InternalError,
     OperationalError,
+    ProgrammingError,
     Tracking,
     TrackingRecorder,
 )
-from eventsourcing.postgres import PostgresDatastore, PostgresRecorder, PostgresTrackingRecorder
-from eventsourcing.sqlite import SQLiteDatastore, SQLiteRecorder, SQLiteTrackingRecorder
-from psycopg.sql import SQL, Composed
+from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from domain.decider import HOST, PUBLIC, Event, Posting
 from domain.games import get_game
+from domain.records import may_see, shown, to_event
+from projections.follow import is_fact
 from projections.rows import Changes
+
+if TYPE_CHECKING:
+    from eventsourcing.postgres import PostgresDatastore
+    from eventsourcing.sqlite import SQLiteDatastore
 
 NAME = "arbiter_views"
 APPLICATION = "arbiter"
@@ -205,6 +210,7 @@ class ArbiterViews(TrackingRecorder, ABC):
     prefix: str
     snapshot: str | None = None  # a statement that makes a multi-table read consistent
     forget: str  # deletes the application's tracking row
+    exists_query: str  # finds the matches table
     cipher: Any = Clear()  # the store's (commands.store.sealing.StoreCipher), set by `open_views`
 
     def view_statements(self) -> list[str]:
@@ -337,8 +343,9 @@ class ArbiterViews(TrackingRecorder, ABC):
         kept a round), parsed in one go."""
         kept = self.rows(curs, "SELECT first_seq, seq, shown FROM {p}rounds WHERE match_id = "
                                ":match_id AND viewer = :viewer AND round <= :round "
-                               "ORDER BY round",
-                         match_id=match_id, viewer=self.cipher.tag(viewer), round=round)
+                               "AND seq <= :upto ORDER BY round",
+                         match_id=match_id, viewer=self.cipher.tag(viewer), round=round,
+                         upto=upto)
         texts: list[str] = []
         seen = 0
         for row in kept:
@@ -353,39 +360,85 @@ class ArbiterViews(TrackingRecorder, ABC):
         only those the public may not)."""
         return self._readable(curs, match_id, viewer, after=after, private=private)
 
+    def head(self, match_id: str) -> dict[str, Any] | None:
+        """What the tables know of a match: its game, players, open round, the round of its
+        last entry (`last_round`), how many entries they hold (`seq`), whether it ended; None
+        when they hold none of it (or there are no tables yet)."""
+        try:
+            with self.reading() as curs:
+                found = self.one(curs, "SELECT game, players, round, last_round, seq, ended "
+                                       "FROM {p}matches WHERE match_id = :match_id",
+                                 match_id=match_id)
+        except (OperationalError, ProgrammingError):
+            if self.exists():
+                raise
+            return None
+        if found is None:
+            return None
+        return {**found, "players": orjson.loads(found["players"]), "ended": bool(found["ended"])}
+
+    def exists(self) -> bool:
+        """Whether the tables have been made (a reader does not make them)."""
+        with self.reading() as curs:
+            self.execute(curs, self.exists_query, {})
+            return bool(curs.fetchall())
+
     def view(self, match_id: str, viewer: str,
              round: int | None = None) -> dict[str, Any] | None:
         """`projections.views.view(match, viewer, round)` as projected, or None if it is not:
         the match or the viewer unknown (yet), or `round` not a round the projection has seen
         end. The summary is the one kept at the end of the last round the view covers, with
         the viewer's facts since folded in."""
+        head = self.head(match_id)
+        if head is None or viewer not in (PUBLIC, HOST, *head["players"]) or (
+                round is not None and round >= head["last_round"]):
+            return None
+        return self.view_after(match_id, viewer, round, head["game"], ())
+
+    def view_after(self, match_id: str, viewer: str, round: int | None, game_id: str,
+                   later: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+        """The view of `viewer` as of the end of `round` (None: now), from the tables and then
+        `later`, the log's records after the last entry the tables hold (those of the rounds
+        up to `round` at least; a record of a later round ends the view). The summary folds
+        from the last one kept at a round's end: never from the first entry, however far the
+        tables lag, unless they kept none. None when the tables hold no entry up to `round`
+        and `later` none either. Whatever the tables took meanwhile past `later`'s first is
+        left to `later`: no entry is read twice."""
+        cap = later[0]["entry"]["seq"] - 1 if later else UNBOUNDED
+        later = [r for r in later if round is None or r["entry"]["round"] <= round]
         with self.reading() as curs:
-            head = self.one(curs, "SELECT game, players, last_round, seq FROM {p}matches "
-                                  "WHERE match_id = :match_id", match_id=match_id)
-            if head is None or viewer not in (PUBLIC, HOST, *orjson.loads(head["players"])) or (
-                    round is not None and round >= head["last_round"]):
-                return None
-            upto, as_of_round = head["seq"], head["last_round"]
-            if round is not None:
+            if round is None:
                 last = self.one(curs, "SELECT seq, round FROM {p}entries WHERE match_id = "
-                                      ":match_id AND round <= :round ORDER BY round DESC, "
-                                      "seq DESC LIMIT 1", match_id=match_id, round=round)
-                if last is None:  # a round before the first
-                    return None
-                upto, as_of_round = last["seq"], last["round"]
+                                      ":match_id AND seq <= :cap ORDER BY seq DESC LIMIT 1",
+                                match_id=match_id, cap=cap)
+            else:
+                last = self.one(curs, "SELECT seq, round FROM {p}entries WHERE match_id = "
+                                      ":match_id AND round <= :round AND seq <= :cap "
+                                      "ORDER BY round DESC, seq DESC LIMIT 1",
+                                match_id=match_id, round=round, cap=cap)
+            ending = later[-1]["entry"] if later else last
+            if ending is None:  # a round before the first
+                return None
+            held = last["seq"] if last else 0
+            upto, as_of_round = ending["seq"], ending["round"]
             kept = self.one(curs, "SELECT seq, summary FROM {p}summaries WHERE match_id = "
                                   ":match_id AND viewer = :viewer AND round <= :round "
-                                  "ORDER BY round DESC LIMIT 1",
+                                  "AND seq <= :held ORDER BY round DESC LIMIT 1",
                             match_id=match_id, viewer=self.cipher.tag(viewer),
-                            round=as_of_round)
+                            round=as_of_round, held=held)
             after = kept["seq"] if kept else 0
-            events = self._shown_upto(curs, match_id, viewer, as_of_round, upto)
-            facts = self._readable(curs, match_id, viewer, "fact", after=after, upto=upto)
-        game = get_game(head["game"])
+            events = self._shown_upto(curs, match_id, viewer, as_of_round, held) \
+                if held else []
+            facts = [event_of(f) for f in
+                     self._readable(curs, match_id, viewer, "fact", after=after, upto=held)]
+        seen = [r for r in later if may_see(r, viewer)]
+        events += [shown(r) for r in seen]
+        facts += [to_event(r) for r in seen if is_fact(r)]
+        game = get_game(game_id)
         summary = self._open(kept["summary"]) if kept else game.summary_start(viewer)
         for fact in facts:
-            game.summary_step(summary, event_of(fact))
-        return {"match": match_id, "game": head["game"], "viewer": viewer,
+            game.summary_step(summary, fact)
+        return {"match": match_id, "game": game_id, "viewer": viewer,
                 "as_of": {"round": as_of_round, "seq": upto},
                 "summary": summary, "events": events}
 
@@ -477,39 +530,51 @@ class ArbiterViews(TrackingRecorder, ABC):
                                    "ORDER BY match_id")
 
 
-class PostgresViews(ArbiterViews, PostgresTrackingRecorder):
-    snapshot = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
+@cache
+def postgres_views() -> Callable[..., ArbiterViews]:
+    """The view tables' recorder on PostgreSQL, made when a PostgreSQL store is opened: its
+    driver is a command line's dearest import (about 50 ms), and an SQLite store never needs
+    it."""
+    from eventsourcing.postgres import PostgresTrackingRecorder
+    from psycopg.sql import SQL, Composed
 
-    def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
-        super().__init__(datastore, **kwargs)
-        self.prefix = f'"{datastore.schema}".{PREFIX}'
-        self.forget = (f'DELETE FROM "{datastore.schema}"."{self.tracking_table_name}" '
-                       "WHERE application_name = :application_name")
-        self.sql_create_statements.extend(Composed([SQL(s)]) for s in self.view_statements())
+    class PostgresViews(ArbiterViews, PostgresTrackingRecorder):
+        snapshot = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
+        exists_query = f"SELECT 1 FROM pg_tables WHERE tablename = '{PREFIX}matches'"
 
-    @contextmanager
-    def batched(self, curs: Any) -> Iterator[None]:
-        """A pipeline, with no server-side prepared statement made in it (the library's
-        tracking insert asks for one): psycopg forgets them all when it reads a DROP or a
-        ROLLBACK, which in a pipeline it may do after it has prepared another."""
-        conn = curs.connection
-        threshold, conn.prepare_threshold = conn.prepare_threshold, None
-        try:
-            with conn.pipeline():
-                yield
-        finally:
-            conn.prepare_threshold = threshold
+        def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
+            super().__init__(datastore, **kwargs)
+            self.prefix = f'"{datastore.schema}".{PREFIX}'
+            self.forget = (f'DELETE FROM "{datastore.schema}"."{self.tracking_table_name}" '
+                           "WHERE application_name = :application_name")
+            self.sql_create_statements.extend(Composed([SQL(s)]) for s in self.view_statements())
 
-    def execute(self, curs: Any, query: str, params: dict[str, Any]) -> None:
-        curs.execute(query, params, prepare=False)  # see `batched`
+        @contextmanager
+        def batched(self, curs: Any) -> Iterator[None]:
+            """A pipeline, with no server-side prepared statement made in it (the library's
+            tracking insert asks for one): psycopg forgets them all when it reads a DROP or a
+            ROLLBACK, which in a pipeline it may do after it has prepared another."""
+            conn = curs.connection
+            threshold, conn.prepare_threshold = conn.prepare_threshold, None
+            try:
+                with conn.pipeline():
+                    yield
+            finally:
+                conn.prepare_threshold = threshold
 
-    def sql(self, text: str) -> str:
-        """psycopg's placeholders are %(name)s where sqlite3's are :name."""
-        return re.sub(r":(\w+)", r"%(\1)s", super().sql(text))
+        def execute(self, curs: Any, query: str, params: dict[str, Any]) -> None:
+            curs.execute(query, params, prepare=False)  # see `batched`
+
+        def sql(self, text: str) -> str:
+            """psycopg's placeholders are %(name)s where sqlite3's are :name."""
+            return re.sub(r":(\w+)", r"%(\1)s", super().sql(text))
+
+    return PostgresViews
 
 
 class SQLiteViews(ArbiterViews, SQLiteTrackingRecorder):
     prefix = PREFIX
+    exists_query = f"SELECT 1 FROM sqlite_master WHERE name = '{PREFIX}matches'"
     forget = "DELETE FROM tracking WHERE application_name = :application_name"
 
     def construct_create_table_statements(self) -> list[str]:
@@ -518,10 +583,11 @@ class SQLiteViews(ArbiterViews, SQLiteTrackingRecorder):
 
 def datastore_of(application: Application) -> PostgresDatastore | SQLiteDatastore:
     """The datastore under an application's recorder: every store Arbiter opens has one."""
-    recorder = application.recorder
-    if not isinstance(recorder, PostgresRecorder | SQLiteRecorder):
-        raise TypeError(f"no datastore under {type(recorder).__name__}")
-    return recorder.datastore
+    datastore: PostgresDatastore | SQLiteDatastore | None = getattr(
+        application.recorder, "datastore", None)
+    if datastore is None:
+        raise TypeError(f"no datastore under {type(application.recorder).__name__}")
+    return datastore
 
 
 def lost_create_race(error: Exception) -> bool:
@@ -535,16 +601,18 @@ def lost_create_race(error: Exception) -> bool:
                                                              "SerializationFailure")
 
 
-def open_views(datastore: Any, cipher: Any = None) -> ArbiterViews:
+def open_views(datastore: Any, cipher: Any = None, create: bool = True) -> ArbiterViews:
     """The view tables beside an application's own, on its connections, read and written
-    with its store cipher (`application.mapper.cipher`)."""
-    if isinstance(datastore, PostgresDatastore):
-        views: ArbiterViews = PostgresViews(datastore, tracking_table_name=f"{NAME}_tracking")
+    with its store cipher (`application.mapper.cipher`); made if missing, unless `create` is
+    false (a reader: tables missing hold nothing, `ArbiterViews.head`)."""
+    if type(datastore).__module__ == "eventsourcing.postgres":
+        views: ArbiterViews = postgres_views()(datastore,
+                                               tracking_table_name=f"{NAME}_tracking")
     else:
         views = SQLiteViews(datastore)
     if cipher is not None:
         views.cipher = cipher
-    for attempt in range(5):
+    for attempt in range(5 if create else 0):
         try:
             views.create_table()  # workers starting together race on CREATE TABLE
             break

@@ -120,6 +120,10 @@ def app(db_url):
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--serve-starts", type=int, default=3,
+                     help="how many times `serve --workers 4` starts on a fresh PostgreSQL "
+                          "database (tests/service/test_serve_starts.py; the issue's count "
+                          "is 50)")
     parser.addoption("--contract-long", action="store_true", default=False,
                      help="the long schemathesis run, stateful phase included "
                           "(tests/service/test_http_contract.py)")

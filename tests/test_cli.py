@@ -102,10 +102,10 @@ def test_a_season_and_a_match_through_the_cli(sqlite_url, host_key):
     receipt = json.loads(bid.output)["receipt"]
     assert receipt["match"] == "m" and len(receipt["hash"]) == 64
     assert run(sqlite_url, "match", "close-round", "m", "--round", "1").exit_code == 0
-    public = json.loads(run(sqlite_url, "view", "m", "--json").output)
+    public = json.loads(run(sqlite_url, "view", "m", "--json").stdout)
     assert public["viewer"] == "public"
     assert "amount" not in json.dumps(public["events"])
-    bob = json.loads(run(sqlite_url, "view", "m", "--player", "bob", "--json").output)
+    bob = json.loads(run(sqlite_url, "view", "m", "--player", "bob", "--json").stdout)
     assert any(e["kind"] == "BidPlaced" for e in bob["events"])
     standings = json.loads(run(sqlite_url, "season", "show", "s", "--json").output)
     assert all("garnets" not in row for row in standings["players"])

@@ -168,15 +168,15 @@ def test_a_missing_argument_is_named(store, tmp_path):
                  ["match", "create", "kc", "--season", "s", "--game", "kings_court",
                   "--players", players], ["match", "host", "kc", "open_match"]):
         assert run(store, *args, db=db).exit_code == 0
-    before = json.loads(run(store, "view", "kc", "--host", "--json", db=db).output)["as_of"]
+    before = json.loads(run(store, "view", "kc", "--host", "--json", db=db).stdout)["as_of"]
     result = run(store, "match", "submit", "kc", "--as", "bob", "vote", db=db)
     assert one_line(result) == "missing_argument"
     assert "vote needs candidate (a player outside the court, not yourself)" in result.output
     assert "None" not in result.output
-    assert json.loads(run(store, "view", "kc", "--host", "--json", db=db).output)["as_of"] \
+    assert json.loads(run(store, "view", "kc", "--host", "--json", db=db).stdout)["as_of"] \
         == before
 
 
 def test_nothing_was_recorded_by_any_of_it(store):
-    view = json.loads(run(store, "view", "m", "--host", "--json").output)
+    view = json.loads(run(store, "view", "m", "--host", "--json").stdout)
     assert view["as_of"] == {"round": 0, "seq": 6}  # created (2), opened (4): nothing since

@@ -171,6 +171,39 @@ print(json.dumps(found))
     assert all(not set(names) & SERVING for names in found.values()), done.stdout
 
 
+def test_a_view_loads_the_game_its_match_names_and_no_other(here, sqlite_url):
+    """`view`, `announce` and `checkpoint` of a Totemic Might match, from the view tables
+    and without them, import that game's rules and no other game's, and no pydantic plugin
+    is looked for (it would read every installed package's metadata)."""
+    arbiter("init")
+    arbiter("--db", sqlite_url, "play", str(SMALL_SEED))
+    match = "totemic-might-garnet-tiebreak"
+    probe = """
+import json, sys
+from commands.cli.main import cli
+found = {}
+for args in json.loads(sys.argv[1]):
+    before = set(sys.modules)
+    sys.stdout = open("/dev/null", "w")
+    cli.main(args, standalone_mode=False)
+    sys.stdout = sys.__stdout__
+    found[" ".join(args[2:])] = sorted(m for m in set(sys.modules) - before
+                                        if m.startswith("domain.games.") and m.count(".") == 2)
+print(json.dumps({**found, "plugins": sys.modules["pydantic.plugin._loader"]._plugins}))
+"""
+    runs = [["--db", sqlite_url, *args] for args in (
+        ["view", match, "--json"], ["projections", "rebuild"], ["view", match, "--round", "1"],
+        ["announce", match, "--json"], ["checkpoint", match])]
+    done = subprocess.run([sys.executable, "-c", probe, json.dumps(runs)], cwd=here,
+                          capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    found = json.loads(done.stdout)
+    assert found.pop(f"view {match} --json") == ["domain.games.totemic_might"], done.stdout
+    assert found.pop("projections rebuild") == []  # loaded already: nothing new
+    assert found.pop("plugins") is None  # never looked for
+    assert all(games == [] for games in found.values()), done.stdout
+
+
 FIRST_HOUR = re.compile(r"<!-- first-hour -->\n```sh\n(.*?)```\n<!-- /first-hour -->", re.S)
 
 

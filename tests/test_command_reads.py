@@ -44,10 +44,14 @@ def test_a_vote_on_a_current_cache_reads_no_events(two_services, monkeypatch):
     real = app.repository.event_store.get
     monkeypatch.setattr(app.repository.event_store, "get",
                         lambda *a, **k: reads.append(a) or real(*a, **k))
-    versions = []
-    real_versions = StoredVersions.__call__
-    monkeypatch.setattr(StoredVersions, "__call__", lambda self, ids: versions.append(ids) or
+    versions = []  # the versions queries asked (on PostgreSQL, with the writer's lock)
+    real_versions = StoredVersions.statement
+    monkeypatch.setattr(StoredVersions, "statement", lambda self, ids: versions.append(ids) or
                         real_versions(self, ids))
+    apart = []  # asked in a round trip of their own
+    real_call = StoredVersions.__call__
+    monkeypatch.setattr(StoredVersions, "__call__", lambda self, ids: apart.append(ids) or
+                        real_call(self, ids))
     before = app.match("kc").version
     outcome = app.submit("kc", "bob", "vote", {"candidate": "ann"})
     reads.clear()  # app.match above reads as a reader does; the vote itself is next
@@ -55,6 +59,8 @@ def test_a_vote_on_a_current_cache_reads_no_events(two_services, monkeypatch):
     assert outcome.seqs[0] == before + 1
     assert reads == []
     assert len(versions) == 2 and len(versions[-1]) == 2  # the match and its season, at once
+    # PostgreSQL asks them with the writer's lock, in the same round trip; SQLite apart.
+    assert len(apart) == (0 if app.stored_versions.postgres else 2)
 
 
 def test_what_another_service_wrote_is_folded_in_before_deciding(two_services, monkeypatch):

@@ -13,8 +13,7 @@ from contextlib import closing
 import click
 
 from commands.cli import render
-from commands.cli.console import app_of, json_option
-from commands.service.rounds import check_round
+from commands.cli.console import app_of, json_option, noted
 
 
 def register(cli: click.Group) -> None:
@@ -33,12 +32,11 @@ def announce(ctx: click.Context, match_id: str, round_: int | None, url: str | N
              as_json: bool) -> None:
     """Print a round's public story as Discord-ready markdown, with its signed checkpoint."""
     from projections.announcement import SEPARATOR, announcement, last_told
-    from projections.views import view
 
     with closing(app_of(ctx, signing=False)) as app:
-        match = app.match(match_id)
-        check_round(round_, match.round, match.ended, match_id)
-        round_ = last_told(view(match, "public")) if round_ is None else round_
-        public = view(match, "public", round_)
-        messages = announcement(public, round_, app.checkpoints(match_id).notes, url)
+        if round_ is None:
+            round_ = last_told(app.view(match_id, "public").view)
+        public = app.view(match_id, "public", round_)
+        noted(public.note())
+        messages = announcement(public.view, round_, app.checkpoints(match_id).notes, url)
     render.emit(messages, as_json, SEPARATOR.join(messages))

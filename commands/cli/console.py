@@ -28,6 +28,13 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
+def noted(note: str | None) -> None:
+    """A line the reader should know beside the answer (where it was read from), on stderr so
+    that `--json` output stays one document."""
+    if note:
+        click.echo(f"note: {note}", err=True)
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 

@@ -6,17 +6,20 @@ from a bundle file or a match of the store.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from commands.cli import render
 from commands.cli.audit import in_file, viewer_option, vkey_of, vkey_option
-from commands.cli.console import app_of, json_option
+from commands.cli.console import app_of, json_option, noted
 
 if TYPE_CHECKING:
     from audit.verify import Audit
+
+T = TypeVar("T")
 
 
 def register(cli: click.Group) -> None:
@@ -28,20 +31,67 @@ def audit_of(ctx: click.Context, source: str, vkey: str | None) -> Audit:
     """A bundle file, verified; or else a match of the store, exported in full and verified."""
     from audit.bundle import FULL, export
     from audit.verify import verify
-    from domain.errors import RuleViolation
 
     if Path(source).is_file():
         with open(source, "rb") as stream:
             return verify(stream, vkey_of(vkey), keep_log=True)
+    match = stored(source, lambda: app_of(ctx, signing=False).match(source))
+    return verify((line.encode() for line in export(match, [], FULL, None)), keep_log=True,
+                  complete=False)  # the store's own log, read without its checkpoints
+
+
+def stored_replay(ctx: click.Context, match_id: str, round_: int,
+                  viewer: str) -> tuple[dict[str, Any], str | None]:
+    """A match of the store as one viewer saw it at the end of a round, as `arbiter view`
+    reads it (the view tables when current), with the log and state roots the host signed at
+    that round's close (none for a round without a signed checkpoint): what
+    `audit.replay.replay` gives of the match's full bundle. And the note on where it was read
+    from, if any."""
+    from audit.errors import AuditError
+    from domain.errors import RuleViolation
+
+    if round_ < 0:  # the codes every entry point gives a bad round (audit.replay.replay)
+        raise AuditError("invalid_round", f"round {round_}: rounds count from 0 (the setup)")
+    app = app_of(ctx, signing=False)
     try:
-        match = app_of(ctx, signing=False).match(source)
+        seen = stored(match_id, lambda: app.view(match_id, viewer, round_))
+    except RuleViolation as error:
+        if error.code != "round_not_reached":
+            raise
+        seen = app.view(match_id, viewer)
+    data = seen.view
+    last = data["as_of"]["round"]
+    if round_ > last:  # a round no entry of the log belongs to
+        raise AuditError("round_not_reached", f"round {round_} is not in this log (rounds 0 "
+                         f"to {last})")
+    signed = next((n for n in app.checkpoints(match_id).notes if n["round"] == round_), None)
+    return {**data, **roots_of(signed["note"] if signed else None)}, seen.note()
+
+
+def roots_of(note: str | None) -> dict[str, str | None]:
+    """The log root and state root a round's signed checkpoint states."""
+    from audit.notes import parse_checkpoint, parse_note
+    from audit.signing import parse_extensions
+
+    if note is None:
+        return {"log_root": None, "state_root": None}
+    checkpoint = parse_checkpoint(parse_note(note).text)
+    return {"log_root": checkpoint.root.hex(),
+            "state_root": parse_extensions(checkpoint.extensions).state_root}
+
+
+def stored(source: str, read: Callable[[], T]) -> T:
+    """What `read` gives of a match of the store; a source that names neither a file nor a
+    match, but looks like a file, is said to be a missing file."""
+    from domain.errors import RuleViolation
+
+    try:
+        return read()
     except RuleViolation as error:
         if error.code == "unknown_match" and Path(source).suffix:
             raise RuleViolation("no_file", f"no file {source}, nor a match of that name in "
                                 "the store") from None
         raise
-    return verify((line.encode() for line in export(match, [], FULL, None)), keep_log=True,
-                  complete=False)  # the store's own log, read without its checkpoints
 
 
 def viewer_for(audit: Audit, source: str, viewer: str) -> str:
@@ -67,8 +117,12 @@ def replay_command(ctx: click.Context, source: str, round_: int, viewer: str,
     from the store; a public bundle shows the public view only."""
     from audit.replay import replay
 
-    audit = audit_of(ctx, source, vkey)
-    data = replay(audit, round_, viewer_for(audit, source, viewer))
+    if Path(source).is_file():
+        audit = audit_of(ctx, source, vkey)
+        data = replay(audit, round_, viewer_for(audit, source, viewer))
+    else:
+        data, note = stored_replay(ctx, source, round_, viewer)
+        noted(note)
     roots = [("log root", data["log_root"]), ("state root", data["state_root"])]
     render.show(data, as_json, lambda: render.view(
         data, f"saw it at the end of round {round_} ({data['as_of']['seq']} entries)", roots))
@@ -86,10 +140,17 @@ def diff_command(ctx: click.Context, source: str, start: int, end: int, viewer: 
                  vkey: str | None, as_json: bool) -> None:
     """What one viewer learnt between the ends of two rounds: each summary entry that changed
     and the new events."""
-    from audit.replay import diff
+    from audit.replay import changes, check_order, diff
 
-    audit = audit_of(ctx, source, vkey)
-    data = diff(audit, start, end, viewer_for(audit, source, viewer))
+    if Path(source).is_file():
+        audit = audit_of(ctx, source, vkey)
+        data = diff(audit, start, end, viewer_for(audit, source, viewer))
+    else:
+        check_order(start, end)
+        (before, _), (after, note) = (stored_replay(ctx, source, start, viewer),
+                                      stored_replay(ctx, source, end, viewer))
+        noted(note)
+        data = changes(source, viewer, before, after)
     render.show(data, as_json, lambda: diff_text(data))
 
 

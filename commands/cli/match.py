@@ -16,16 +16,15 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from commands.cli import render
-from commands.cli.console import app_of, json_option, now
+from commands.cli.console import app_of, json_option, noted, now
 from commands.cli.games import commands_of, usage
 from commands.cli.inputs import Parsed, parse_args, read_json, spec_of
-from commands.service.rounds import check_round
 from domain.errors import RuleViolation
 
 if TYPE_CHECKING:
     from commands.service.arbiter import Arbiter
     from commands.service.outcomes import Outcome
-    from domain.match import Reading
+    from commands.service.reading import Now
 
 pairs_argument = click.argument("pairs", nargs=-1, metavar="[KEY=VALUE]...")
 receipt_option = click.option(
@@ -372,21 +371,18 @@ def view_command(ctx: click.Context, match_id: str, public: bool, player: str | 
     """A match as one viewer sees it (the public, a player or the host), now or as of the end
     of a round: the game's summary, then every event that viewer may see."""
     from domain.decider import HOST, PUBLIC
-    from projections.views import view
 
     if sum([public, player is not None, host]) > 1:
         raise RuleViolation("invalid_input", "choose one of --public, --player, --host")
-    the_match = app_of(ctx, signing=False).match(match_id)
     viewer = HOST if host else (player or PUBLIC)
-    if viewer not in (HOST, PUBLIC, *the_match.players):
-        raise RuleViolation("unknown_player", f"{viewer!r} does not play in {match_id}")
-    check_round(round_, the_match.round, the_match.ended, match_id)
-    data = view(the_match, viewer, round_)
-    render.show(data, as_json, lambda: render.view(data, when(the_match, round_,
+    seen = app_of(ctx, signing=False).view(match_id, viewer, round_)
+    noted(seen.note())
+    data = seen.view
+    render.show(data, as_json, lambda: render.view(data, when(seen.now, round_,
                                                               data["as_of"]["seq"])))
 
 
-def when(match: Reading, round_: int | None, entries: int) -> str:
+def when(match: Now, round_: int | None, entries: int) -> str:
     """When a view stands, in words that agree with the summary under it."""
     if round_ is None:
         if match.ended:

@@ -5,16 +5,15 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
-from audit.bundle import export
 from audit.keys import SHARED_NAME, Signer, own_name
 from audit.notes import COSIGNATURE_V1, NoteError, parse_verifier_key
-from audit.season_bundle import export_season
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
 from commands.service.built import Builds, built_folder
@@ -45,6 +44,9 @@ from domain.origins import DEFAULT_PREFIX, ORIGIN_PREFIX, match_origin
 from domain.records import headline, may_see, own_parts, shown
 from domain.season import DEATH_MATCH, FINAL_MATCH, Season, ending, match_kind
 from projections.dashboard import phase_now
+
+if TYPE_CHECKING:
+    from commands.service.reading import ReadSide, Seen
 
 ENDINGS = ("MatchEnded", "MatchAbandoned")
 
@@ -176,6 +178,8 @@ class Arbiter(UnitOfWork):
     def season_bundle(self, name: str, kind: str, host_key: str | None) -> Iterator[str]:
         """The season's audit bundle (audit.season_bundle): its log, the entries of its
         matches it rests on, and every signed checkpoint."""
+        from audit.season_bundle import export_season  # an export's own: not every command's
+
         season = self.season(name)
         notes = [cosigned(n) for n in self.cosigned_season_notes(name)]
         matches = {m: self.match(m) for m in season.matches}
@@ -185,6 +189,8 @@ class Arbiter(UnitOfWork):
     def bundle(self, match_id: str, kind: str) -> Iterator[str]:
         """The match's audit bundle (audit.bundle), public or full, its header naming this
         host's key; refused (`wrong_host_key`) when another key signed its checkpoints."""
+        from audit.bundle import export  # an export's own: not every command's
+
         match = self.match(match_id)
         checkpoints = self.checkpoints(match_id)
         notes = [cosigned(n) for n in self.cosigned_notes(match_id)]
@@ -417,7 +423,19 @@ class Arbiter(UnitOfWork):
                         self.save(*changed)
                     return self._outcome(match, actor, seqs)
 
-        return self._retrying(attempt, match_id)
+        return self._retrying(attempt, match_id, Match.create_id(match_id))
+
+    def view(self, match_id: str, viewer: str, round: int | None = None) -> Seen:
+        """What `viewer` ("public", "host" or a player) knows of the match, now or as of the
+        end of `round`, from the view tables when they hold it; `Seen.behind` says how many
+        entries were read from the log past them (commands.service.reading)."""
+        return self.read_side.view(match_id, viewer, round)
+
+    @cached_property
+    def read_side(self) -> ReadSide:
+        from commands.service.reading import ReadSide  # the view tables' drivers, when read
+
+        return ReadSide(self)
 
     def phase(self, match_id: str, round: int) -> str | None:
         """The phase `round` opened with (the game's name for it), while it is the open round:

@@ -23,8 +23,8 @@ from commands.store.stored import CheckedRepository, StoredVersions
 from domain.checkpoints import MatchCheckpoints, SeasonCheckpoints
 from domain.edge import excerpt
 from domain.errors import RuleViolation
-from domain.integrity import ADVICE, checked
-from domain.match import Match, MatchSnapshot
+from domain.integrity import ADVICE, checked, checked_run
+from domain.match import Match, MatchSnapshot, Reading
 from domain.season import Season
 
 RETRIES = 20
@@ -59,6 +59,7 @@ class UnitOfWork(Application):
         self._loaded: dict[UUID, int] = {}
         self._read: OrderedDict[UUID, tuple[Match, MatchSnapshot]] = OrderedDict()
         self._read_locks: dict[UUID, threading.Lock] = {}
+        self._with_the_lock = threading.local()  # the versions asked with the writer's lock
         self.writers = writers_for(settings)
         # Workers starting together race on CREATE TABLE IF NOT EXISTS (a duplicate key, or a
         # deadlock on PostgreSQL's catalog); the loser retries.
@@ -140,16 +141,54 @@ class UnitOfWork(Application):
                 self._read.popitem(last=False)
         return snapshot
 
+    def recent(self, match_id: str, after: int) -> tuple[Reading, list[dict[str, Any]]]:
+        """The match as the store holds it now, and its records after entry `after` only,
+        checked: from this process's reader copy when it holds one, else from the nearest
+        store snapshot and the entries after `after`, so a reader that holds the first entries
+        already (the view tables) never reads a long match from its first entry."""
+        aggregate_id = Match.create_id(match_id)
+        if aggregate_id in self._read:
+            held = self.match(match_id)
+            return held, list(held.records[after:])
+        (version,) = self.stored_versions([aggregate_id])
+        if not version:
+            raise RuleViolation("unknown_match", f"no match {excerpt(match_id)}")
+        match: Match = self.repository.get(aggregate_id, version=version)
+        self._check_complete(match)
+        kept = match.records[max(0, after + 1 - match.first_seq):]
+        if match.first_seq <= after + 1:
+            return match, list(kept)
+        # The snapshot keeps fewer entries than the reader lacks: those between, from the store.
+        store = self.repository.event_store
+        anchor: dict[str, Any] | None = None
+        if after:
+            (stored,) = store.get(aggregate_id, gt=after - 1, limit=1)
+            anchor = cast(Any, stored).record  # a Match event (its @event makes `record`)
+        between = checked_run(match.salt_key, anchor, match_id, store.get(
+            aggregate_id, gt=after, lte=match.first_seq - 1))
+        last = between[-1] if between else anchor
+        if last is None or last["entry"]["hash"] != kept[0]["entry"]["prev"]:
+            raise RuleViolation("forged_entry", f"match {match_id}: entry {match.first_seq} "
+                                f"does not follow the entry before it ({ADVICE})")
+        return match, [*between, *kept]
+
     # -- loading, locking, retrying ---------------------------------------------------------
 
     def _stored_now(self, match_id: UUID) -> dict[UUID, int]:
-        """The store's versions of a cached match and of its season, in one query: a cached
-        log as long as the store's needs no read of its own (`_load`)."""
+        """The store's versions of a cached match and of its season, in one query (on
+        PostgreSQL asked with the writer's lock, `_retrying`): a cached log as long as the
+        store's needs no read of its own (`_load`)."""
+        ids = self._logs_of(match_id)
+        asked = getattr(self._with_the_lock, "versions", None)
+        if ids and asked is not None and all(i in asked for i in ids):
+            return {i: asked[i] for i in ids}
+        return dict(zip(ids, self.stored_versions(ids), strict=True)) if ids else {}
+
+    def _logs_of(self, match_id: UUID) -> list[UUID]:
+        """A cached match and its season (the season of a match never changes): the logs whose
+        versions a command on it asks for; none when the match is not cached."""
         match = self._cached(match_id)
-        if not isinstance(match, Match):
-            return {}
-        ids = [match_id, Season.create_id(match.season)]
-        return dict(zip(ids, self.stored_versions(ids), strict=True))
+        return [match_id, Season.create_id(match.season)] if isinstance(match, Match) else []
 
     def _cached(self, aggregate_id: UUID) -> Any:
         cache = self.repository.cache
@@ -238,15 +277,22 @@ class UnitOfWork(Application):
         if cache is not None and aggregate_id in cache.cache:
             cache.get(aggregate_id, evict=True)
 
-    def _retrying(self, attempt: Callable[[], T], name: str) -> T:
+    def _retrying(self, attempt: Callable[[], T], name: str, match: UUID | None = None) -> T:
         """Each attempt holds the writer's lock of `name` across processes
         (commands.service.writers), so a stale write is rare: one left by a writer of another
-        match's season changes.
+        match's season changes. A command on `match` asks the versions of the match and its
+        season with the lock (`_stored_now`).
         It is retried as a whole command; a command that loses every retry is `busy`."""
         for tries in range(1, RETRIES + 1):
+            logs = self._logs_of(match) if match is not None else []
             try:
-                with self.writers.holding(name):
-                    return attempt()
+                with self.writers.holding(name, self.stored_versions.with_the_lock(logs)) as row:
+                    self._with_the_lock.versions = None if row is None else \
+                        dict(zip(logs, (v or 0 for v in row), strict=True))
+                    try:
+                        return attempt()
+                    finally:
+                        self._with_the_lock.versions = None
             except IntegrityError:
                 # Exponential backoff with full jitter: lockstep retries starve one process.
                 time.sleep(random.uniform(0, min(0.25, 0.002 * 2 ** tries)))

@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from domain.errors import RuleViolation
 
@@ -41,8 +41,13 @@ class Busy(RuleViolation):
         super().__init__(code, message)
 
 
+# A query to run as soon as the lock is held, with its parameters: its first row comes back.
+Asked = tuple[str, list[Any]]
+
+
 class Writers(Protocol):
-    def holding(self, name: str) -> AbstractContextManager[None]: ...
+    def holding(self, name: str, then: Asked | None = None
+                ) -> AbstractContextManager[list[Any] | None]: ...
 
     def close(self) -> None: ...
 
@@ -69,8 +74,8 @@ class Unshared:
     """An in-memory database has no other process: the in-process locks are enough."""
 
     @contextmanager
-    def holding(self, name: str) -> Iterator[None]:
-        yield
+    def holding(self, name: str, then: Asked | None = None) -> Iterator[list[Any] | None]:
+        yield None  # `then` is the caller's to ask
 
     def close(self) -> None:
         pass
@@ -81,7 +86,8 @@ class FileWriters:
         self.path, self.wait = path, wait
 
     @contextmanager
-    def holding(self, name: str) -> Iterator[None]:
+    def holding(self, name: str, then: Asked | None = None) -> Iterator[list[Any] | None]:
+        """`then` is the caller's to ask (SQLite asks locally, at no round trip's cost)."""
         # One open file per holder: flock belongs to the open file, so threads exclude too.
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
@@ -97,7 +103,7 @@ class FileWriters:
                     # Short, jittered polls: a waiter is never far behind a release.
                     time.sleep(random.uniform(pause / 2, pause))
                     pause = min(pause * 2, 0.016)
-            yield
+            yield None
         finally:
             os.close(fd)  # releases the lock
 
@@ -135,7 +141,10 @@ class AdvisoryWriters:
             return self._pool
 
     @contextmanager
-    def holding(self, name: str) -> Iterator[None]:
+    def holding(self, name: str, then: Asked | None = None) -> Iterator[list[Any] | None]:
+        """The match's advisory lock; with `then`, that query's first row, asked in the same
+        round trip (a pipeline: it runs once the lock is taken, so it sees what the last
+        holder saved)."""
         import psycopg
         from psycopg_pool import PoolTimeout
 
@@ -151,14 +160,20 @@ class AdvisoryWriters:
             raise Busy(refused(error), "store_busy") from None
         try:
             try:
-                conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+                with conn.pipeline():
+                    conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+                    asked = conn.execute(*then) if then is not None else None
+                row = None if asked is None else list(asked.fetchone() or ())
             except psycopg.errors.LockNotAvailable:
                 raise Busy(f"{name}: other writers held it for {self.wait:g} s; nothing was "
                            "recorded, send it again") from None
             except psycopg.OperationalError as error:  # the connection lost meanwhile
                 raise Busy(refused(error), "store_busy") from None
+            except psycopg.Error:  # the query after the lock: the lock is held, let it go
+                conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+                raise
             try:
-                yield
+                yield row
             finally:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
         finally:

@@ -66,8 +66,16 @@ class StoredVersions:
         self.local = threading.local()
         self.opened: list[sqlite3.Connection] = []
 
+    def statement(self, ids: Sequence[UUID]) -> str:
+        return "SELECT " + ", ".join(f"{self.latest} AS v{i}" for i in range(len(ids)))
+
+    def with_the_lock(self, ids: Sequence[UUID]) -> tuple[str, list[Any]] | None:
+        """The query for PostgreSQL's writer to ask with its lock, in the same round trip
+        (commands.service.writers); None on SQLite, where asking costs no round trip."""
+        return (self.statement(ids), list(ids)) if self.postgres and ids else None
+
     def __call__(self, ids: Sequence[UUID]) -> list[int]:
-        query = "SELECT " + ", ".join(f"{self.latest} AS v{i}" for i in range(len(ids)))
+        query = self.statement(ids)
         if self.postgres:
             with self.recorder.datastore.cursor() as cursor:  # autocommit: one round trip
                 cursor.execute(query, list(ids))

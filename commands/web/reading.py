@@ -6,17 +6,16 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from commands.service.rounds import check_round
 from commands.web.errors import ApiError
 from commands.web.worker import Service
 from domain.decider import HOST, PUBLIC
+from domain.errors import RuleViolation
 from domain.match import Reading
 from projections.dashboard import dashboard
 from projections.inbox import inbox
 from projections.projection import TOPICS
 from projections.standings import standings
 from projections.tables import APPLICATION
-from projections.views import view
 
 
 def check_plays(match: Reading, viewer: str) -> None:
@@ -24,22 +23,16 @@ def check_plays(match: Reading, viewer: str) -> None:
         raise ApiError(404, "unknown_player", f"{viewer!r} does not play in {match.match_id}")
 
 
-def read_view(svc: Service, match_id: str, viewer: str, round: int | None,
-              min_seq: int) -> dict[str, Any]:
-    """The view as of now or as of the end of `round`: projected, if the projection has
-    reached `min_seq` (and the match's present), else replayed from the log."""
-    if round is not None:  # a round that ended is in the tables; the open one is now
-        found = svc.views.view(match_id, viewer, round)
-    else:
-        found = svc.views.view(match_id, viewer)
-        if found is not None and found["as_of"]["seq"] < min_seq:
-            found = None
-    if found is not None:
-        return found
-    match = svc.arbiter.match(match_id)
-    check_plays(match, viewer)
-    check_round(round, match.round, match.ended, match_id)
-    return view(match, viewer, round)
+def read_view(svc: Service, match_id: str, viewer: str, round: int | None) -> dict[str, Any]:
+    """The view as of now or as of the end of `round`, as every reader reads it
+    (commands.service.reading): every entry the store holds, from the view tables as far as
+    they go."""
+    try:
+        return svc.read_side.view(match_id, viewer, round).view
+    except RuleViolation as error:
+        if error.code == "unknown_player":
+            raise ApiError(404, error.code, error.message) from None
+        raise
 
 
 def read_inbox(svc: Service, match_id: str, player: str, min_seq: int = 0) -> dict[str, Any]:

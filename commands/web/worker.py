@@ -23,6 +23,7 @@ from commands.service.discord.rest import Rest
 from commands.service.discord.settings import DiscordSettings, discord_settings
 from commands.service.keys import signer_from
 from commands.service.outcomes import Outcome
+from commands.service.reading import ReadSide
 from commands.service.tiles import Tiles
 from commands.service.tokens import Tokens
 from commands.store.settings import URL_VARIABLE, database_url, persistence_env
@@ -118,6 +119,7 @@ class Service:
         self.env = persistence_env(database_url(settings.url))
         self.arbiter = Arbiter(settings.url, signer=settings.signer or signer_from())
         self.views = open_views(datastore_of(self.arbiter), self.arbiter.mapper.cipher)
+        self.read_side = ReadSide(self.arbiter, self.views)
         self.tokens = Tokens(self.arbiter)
         self.tiles = Tiles(self.arbiter)
         self.hub = Hub(self.views)

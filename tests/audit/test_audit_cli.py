@@ -164,6 +164,10 @@ def test_replay_diff_and_bisect_from_the_store_and_from_bundles(host):
     assert "round_not_reached" in error_line(run(host["db"], "replay", "m", "--round", "7"))
     changes = ok(run(host["db"], "diff", "m", "--from", "0", "--to", "1"))
     assert "winners" in changes and "round closed" in changes and "RoundClosed" not in changes
+    assert json.loads(ok(run(host["db"], "diff", "m", "--from", "0", "--to", "1", "--as", "bob",
+                             "--json"))) == \
+        json.loads(ok(run(host["db"], "diff", str(full), "--from", "0", "--to", "1", "--as",
+                          "bob", "--json")))
     assert "agree" in ok(run(host["db"], "bisect", str(full), str(full)))
     ok(run(host["db"], "match", "submit", "m", "bid", "amount=2", "--as", "cy", key=host["key"]))
     longer = host["dir"] / "longer.jsonl"

@@ -41,7 +41,6 @@ from domain.games import get_game
 from projections import story
 from projections.announcement import plain
 from projections.dashboard import dashboard, phase_line, still_to_act
-from projections.views import view
 
 log = logging.getLogger("arbiter.discord")
 
@@ -219,7 +218,7 @@ class Interactions:
         """The sender's match now. The host reads the dashboard's lines (who is still to
         act); a player only what their own view shows (who has acted is not theirs to know)."""
         match = self.arbiter.match(seat.match)
-        seen = view(match, seat.player)
+        seen = self.arbiter.view(seat.match, seat.player).view
         title = f"**{plain(story.game_name(seat.game))} · {plain(seat.match)}**"
         if seat.player == HOST:
             board = dashboard(match)
@@ -254,7 +253,7 @@ class Interactions:
             lines[0] = (f"**{plain(story.game_name(seat.game))}**: "
                         f"<{self.settings.rules_url.rstrip('/')}/{seat.game}.md>")
         if seat.player != HOST:
-            seen = view(self.arbiter.match(seat.match), seat.player)
+            seen = self.arbiter.view(seat.match, seat.player).view
             forms = story.forms(seen, seat.player) if not story.ended(seen) else []
             if forms:
                 lines.append("What you may send now:")

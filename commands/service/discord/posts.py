@@ -35,7 +35,6 @@ from domain.errors import RuleViolation
 from domain.season import Season
 from projections.announcement import announcement, plain
 from projections.dashboard import dashboard, open_deadline
-from projections.views import view
 
 log = logging.getLogger("arbiter.discord")
 
@@ -172,8 +171,8 @@ class Poster:
         """`arbiter announce` of the round the last note signs: its story and checkpoint."""
         round = notes[-1]["round"]
         try:
-            return announcement(view(match, PUBLIC, round), round, notes,
-                                self.settings.public_url)
+            public = self.arbiter.view(match.match_id, PUBLIC, round).view
+            return announcement(public, round, notes, self.settings.public_url)
         except RuleViolation:  # nothing public to tell: the checkpoint alone
             return [f"**{plain(match.match_id)} · round {round}**\nSigned checkpoint:\n"
                     f"```\n{notes[-1]['note'].rstrip()}\n```"]

@@ -70,7 +70,7 @@ def base_url(svc: Service) -> str:
 def match_page(svc: Service, request: Request, match_id: str, token: str, *,
                min_seq: int = 0, done: str | None = None,
                refused: dict[str, Any] | None = None, status: int = 200) -> HTMLResponse:
-    view = read_view(svc, match_id, HOST, None, min_seq)
+    view = read_view(svc, match_id, HOST, None)
     board = read_dashboard(svc, match_id, min_seq)
     context = told(view, board["round"])
     game = get_game(view["game"])
@@ -89,9 +89,9 @@ def match_page(svc: Service, request: Request, match_id: str, token: str, *,
 
 def announcement_of(svc: Service, request: Request, match_id: str) -> dict[str, Any] | None:
     """The latest told round's announcement (`arbiter announce`), to copy into the chat."""
-    round = last_told(read_view(svc, match_id, EVERYONE, None, 0))
+    round = last_told(read_view(svc, match_id, EVERYONE, None))
     try:
-        messages = announcement(read_view(svc, match_id, EVERYONE, round, 0), round,
+        messages = announcement(read_view(svc, match_id, EVERYONE, round), round,
                                 read_checkpoints(svc, match_id), base_url(svc))
     except RuleViolation:  # nothing public to tell yet
         return None
@@ -146,7 +146,7 @@ def issuing(svc: Service, request: Request, match_id: str, data: FormData) -> Re
     """Every player's personal link at once, as full URLs: asked first, since each replaces
     the player's earlier link."""
     token = host_form(svc, request, data)
-    view = read_view(svc, match_id, HOST, None, 0)
+    view = read_view(svc, match_id, HOST, None)
     players = story.players_of(view)
     if data.get("confirmed") != "yes":
         return confirm_page(svc, match_id, token, data, "links", "Issue every player's link",
@@ -167,7 +167,7 @@ def issuing_one(svc: Service, request: Request, match_id: str, data: FormData) -
     """One player's new link (a lost one): it replaces theirs alone."""
     token = host_form(svc, request, data)
     player = text(data, "player", 100)
-    if player not in story.players_of(read_view(svc, match_id, HOST, None, 0)):
+    if player not in story.players_of(read_view(svc, match_id, HOST, None)):
         error = RuleViolation("unknown_player", f"{player!r} does not play in {match_id}")
         return match_page(svc, request, match_id, token, refused=refusal("link", error, data),
                           status=422)
@@ -278,7 +278,7 @@ def confirm_page(svc: Service, match_id: str, token: str, data: FormData, action
 
 
 def closing(svc: Service, match_id: str, data: FormData) -> Sending:
-    view = read_view(svc, match_id, HOST, None, 0)
+    view = read_view(svc, match_id, HOST, None)
     board = read_dashboard(svc, match_id)
     words = phase_words(view["game"], board["phase"])
     return Sending(close_commands(get_game(view["game"])), {}, "closed",
@@ -293,7 +293,7 @@ def deadline(svc: Service, match_id: str, data: FormData) -> Sending:
     typed), else the typed time as UTC; `now` closes the round at once, so it is asked."""
     if data.get("now") == "yes":
         board = read_dashboard(svc, match_id)
-        view = read_view(svc, match_id, HOST, None, 0)
+        view = read_view(svc, match_id, HOST, None)
         return Sending(["set_deadline"], {"deadline": "now"}, "deadline", what="now",
                        title=f"Close round {board['round']} now, by its deadline",
                        ask=["The deadline becomes now: the service closes the round within "
@@ -326,7 +326,7 @@ def correction(svc: Service, match_id: str, data: FormData) -> Sending:
     name = text(data, "command", 100)
     player = text(data, "as", 100)
     args = posted.parsed("args", text(data, "args") or "{}", strict=True)
-    spends = getattr(get_game(read_view(svc, match_id, HOST, None, 0)["game"]), "SPENDS", {})
+    spends = getattr(get_game(read_view(svc, match_id, HOST, None)["game"]), "SPENDS", {})
     ask = ([f"{player} spends {spends[name]} garnets on {name}, entered by you: the garnets "
             "are taken from their season balance.", f"Reason, recorded: {reason}"]
            if name in spends else [])
@@ -337,7 +337,7 @@ def correction(svc: Service, match_id: str, data: FormData) -> Sending:
 
 def voided_words(svc: Service, match_id: str, seq: Any) -> str:
     """Which submission a void takes away, as the host's view tells it."""
-    view = read_view(svc, match_id, HOST, None, 0)
+    view = read_view(svc, match_id, HOST, None)
     entry = next((e for e in view["events"] if e["seq"] == seq), None)
     if entry is None or entry["kind"] != "CommandAccepted":
         return f"Entry #{seq} is voided, if it is a player's submission the rules may still void."
@@ -358,7 +358,7 @@ def ending(svc: Service, match_id: str, data: FormData) -> Sending:
 
 def host_command(svc: Service, match_id: str, data: FormData) -> Sending:
     name = text(data, "command", 100)
-    view = read_view(svc, match_id, HOST, None, 0)
+    view = read_view(svc, match_id, HOST, None)
     if "free.args" in data:
         found = posted.parsed("arguments", text(data, "free.args") or "{}", strict=True)
         args = found if isinstance(found, dict) else {"": found}

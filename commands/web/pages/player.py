@@ -83,7 +83,7 @@ def signed_in_player(svc: Service, request: Request, match_id: str) -> tuple[str
 def player_page(svc: Service, match_id: str, player: str, token: str, *, round: int | None,
                 min_seq: int = 0, sent: int | None = None,
                 refused: dict[str, Any] | None = None, status: int = 200) -> HTMLResponse:
-    view = read_view(svc, match_id, player, round, min_seq)
+    view = read_view(svc, match_id, player, round)
     inbox = read_inbox(svc, match_id, player, min_seq)
     season = story.season_of(view)
     standings = read_standings(svc, season, player) if season else None
@@ -193,7 +193,7 @@ def spend_asked(svc: Service, match_id: str, player: str, token: str, name: str,
                 args: dict[str, Any], data: FormData) -> HTMLResponse | None:
     """A spend, or a move that acts at once, cannot be undone: the page says so and asks first
     (None once the player has confirmed, or for a command that may still change)."""
-    game = read_view(svc, match_id, player, None, 0)["game"]
+    game = read_view(svc, match_id, player, None)["game"]
     price = getattr(get_game(game), "SPENDS", {}).get(name)
     final = name in words.FINAL.get(game, ())
     if (price is None and not final) or data.get("confirmed") == "yes":
@@ -220,7 +220,7 @@ def args_for(svc: Service, match_id: str, player: str, name: str,
         if not isinstance(found, dict):
             raise RuleViolation("invalid_input", "arguments: write them as a JSON object")
         return found
-    view = read_view(svc, match_id, player, None, 0)
+    view = read_view(svc, match_id, player, None)
     form = next((f for f in story.forms(view, player) if f["command"] == name), None)
     declared = story.declared(view["game"], name)
     fields = posted.field_kinds(form) or declared

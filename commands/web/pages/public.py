@@ -57,7 +57,7 @@ def open_round_of(svc: Service, match_id: str, round: int | None) -> int | None:
 
 
 def public_page(svc: Service, match_id: str, round: int | None) -> dict[str, Any]:
-    view = read_view(svc, match_id, PUBLIC, round, 0)
+    view = read_view(svc, match_id, PUBLIC, round)
     context = told(view, open_round_of(svc, match_id, round))
     season = context["season"]
     standings = read_standings(svc, season, PUBLIC) if season else None

@@ -202,7 +202,7 @@ def end(match_id: MatchId, body: EndIn, svc: Svc) -> OutcomeOut:
 @router.get("/matches/{match_id}/host", summary="The match as the host sees it: everything")
 def host_view(match_id: MatchId, svc: Svc, round: Round = None,
               min_seq: MinSeq = 0) -> dict[str, Any]:
-    return read_view(svc, match_id, HOST, round, min_seq)
+    return read_view(svc, match_id, HOST, round)
 
 
 @router.get("/matches/{match_id}/dashboard",

@@ -65,7 +65,7 @@ def player_spend(match_id: MatchId, player: PlayerId, body: CommandIn, svc: Svc,
 @router.get("/view", summary="The match as this player sees it")
 def player_view(match_id: MatchId, player: PlayerId, svc: Svc, _: Member,
                 round: Round = None, min_seq: MinSeq = 0) -> dict[str, Any]:
-    return read_view(svc, match_id, player, round, min_seq)
+    return read_view(svc, match_id, player, round)
 
 
 @router.get("/inbox", summary="What this player alone was told, and their receipts")

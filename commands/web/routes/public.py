@@ -49,7 +49,7 @@ def followable(match_id: MatchId, svc: Svc) -> None:
 @router.get("/matches/{match_id}", summary="The public view of a match")
 def public_view(match_id: MatchId, svc: Svc, round: Round = None,
                 min_seq: MinSeq = 0) -> dict[str, Any]:
-    return read_view(svc, match_id, PUBLIC, round, min_seq)
+    return read_view(svc, match_id, PUBLIC, round)
 
 
 @router.get("/matches/{match_id}/audit", summary="Every entry's hash and commitments, and "
