@@ -22,7 +22,12 @@ SILENT = {("serve",), ("projections", "run"), ("witness", "serve")}
 
 
 def all_commands(group: click.Group, prefix=()):
-    for name, command in group.commands.items():
+    """Every command, as `--help` lists them: the main group imports a command's module only
+    when asked (commands.cli.main.MODULES), so its own `commands` starts empty."""
+    context = click.Context(group)
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
+        assert command is not None, name
         yield (*prefix, name), command
         if isinstance(command, click.Group):
             yield from all_commands(command, (*prefix, name))
@@ -30,6 +35,14 @@ def all_commands(group: click.Group, prefix=()):
 
 COMMANDS = list(all_commands(cli))
 LEAVES = [(path, command) for path, command in COMMANDS if not isinstance(command, click.Group)]
+
+
+def test_every_module_of_the_command_line_is_listed():
+    """Else the tests below would run on nothing, and pass."""
+    from commands.cli.main import MODULES
+
+    listed = {path[0] for path, _ in COMMANDS}
+    assert listed == {name for names in MODULES.values() for name in names}
 
 
 @pytest.mark.parametrize("path", [path for path, _ in COMMANDS], ids=" ".join)

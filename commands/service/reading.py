@@ -48,7 +48,7 @@ class Seen:
         if not self.behind:
             return None
         match, last = self.view["match"], self.held + self.behind
-        keep = "`arbiter serve` keeps them current, `arbiter projections rebuild` fills them now"
+        keep = "arbiter serve keeps them current, arbiter projections rebuild fills them now"
         if not self.held:
             return (f"the view tables do not hold match {match} yet, so it was read from its "
                     f"log, all {last} entries ({keep})")
