@@ -37,6 +37,7 @@ class Route(APIRoute):
 
     TOKEN: frozenset[int] = frozenset()  # what the token check may answer
     BY_ADDRESS = True  # count a request with no identity against its client address
+    QUEUED = True  # a request with no identity waits its turn among the strangers (STRANGERS)
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
         methods = set(kwargs.get("methods") or ["GET"])
@@ -62,14 +63,15 @@ class Route(APIRoute):
         async def edge(request: Request) -> Response:
             limits: Limits | None = getattr(request.app.state, "limits", None)
             if limits is None:
-                return await self.answer(request, handle)
+                self.authorize(request)
+                return await self.in_turn(request, handle, identity(request))
             try:
                 limits.before(request, presents(request))
                 self.authorize(request)
                 who = identity(request)
                 if who is not None or self.BY_ADDRESS:
                     limits.take(request, who)
-                answer = await self.answer(request, handle)
+                answer = await self.in_turn(request, handle, who)
             except ApiError as error:
                 if error.status in (401, 403):
                     limits.failed(request)
@@ -79,6 +81,20 @@ class Route(APIRoute):
             return answer
 
         return edge
+
+    async def in_turn(self, request: Request,
+                      handle: Callable[[Request], Coroutine[Any, Any, Response]],
+                      who: str | None) -> Response:
+        """Answer, a stranger's request once fewer than STRANGERS others are being answered:
+        the rest wait in the event loop, not in a thread racing a player's vote for the GIL."""
+        if who is not None or not self.QUEUED or self.TOKEN:
+            return await self.answer(request, handle)
+        state = request.app.state
+        turns: asyncio.Semaphore | None = getattr(state, "strangers", None)
+        if turns is None:  # made in the app's own event loop
+            turns = state.strangers = asyncio.Semaphore(STRANGERS)
+        async with turns:
+            return await self.answer(request, handle)
 
     async def answer(self, request: Request,
                      handle: Callable[[Request], Coroutine[Any, Any, Response]]) -> Response:
@@ -95,6 +111,9 @@ class Route(APIRoute):
 # more in the race for the GIL costs every request context switches (a vote over HTTP with
 # Starlette's 40 threads: 90 a vote; with 8: 30).
 ENDPOINT_THREADS = POOL
+# Requests from strangers (no token, no page cookie) answered at once in a worker: a flood of
+# them then slows one another, while a player's vote races at most these for the GIL.
+STRANGERS = 2
 endpoints = ThreadPoolExecutor(ENDPOINT_THREADS, thread_name_prefix="endpoint")
 
 

@@ -5,15 +5,19 @@ a command waited its bound for the match's writer lock."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from fastapi.testclient import TestClient
-from service_harness import Server
+from service_harness import Server, eventually
 
 from commands.service.arbiter import Arbiter
 from commands.service.tokens import Tokens
 from commands.service.writers import writers_for
 from commands.store.settings import persistence_env
+from commands.web import edge
 from commands.web.app import create_app
+from commands.web.routes import public
 from commands.web.worker import Settings, settings_from_environment
 from tests.support.host_key import SIGNER
 
@@ -171,3 +175,43 @@ def test_the_client_address_is_the_nearest_hop_no_trusted_proxy_stands_for():
     assert seen(("10.0.0.2", "10.0.0.3"), "10.0.0.2", "203.0.113.9, 10.0.0.3") == "203.0.113.9"
     assert seen(("*",), "172.17.0.1", "1.2.3.4, 203.0.113.9") == "203.0.113.9"
     assert seen(("10.0.0.2",), "10.0.0.2", "not an address") == "10.0.0.2"
+
+
+
+def test_strangers_wait_their_turn_and_a_player_does_not(tmp_path, monkeypatch):
+    """At most STRANGERS requests without a token are answered at once in a worker; the rest
+    wait in the event loop, and a player's own request is answered meanwhile."""
+    url = f"sqlite:///{tmp_path}/turns.db"
+    app = Arbiter(url, signer=SIGNER)
+    app.create_season("s")
+    app.register_all("s", PLAYERS)
+    app.create_match(match_id="kc", season="s", game="kings_court", setup={"players": PLAYERS},
+                     host_seed="ab" * 32, salt_key="cd" * 32)
+    bob = Tokens(app).issue("kc", "bob")
+    inside, most, release = [0], [0], threading.Event()
+    lock, real = threading.Lock(), public.read_view
+
+    def held(*args, **kwargs):
+        with lock:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+        release.wait(10)
+        with lock:
+            inside[0] -= 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(public, "read_view", held)
+    answers: list[int] = []
+    with Server(url) as server:
+        strangers = [threading.Thread(target=lambda: answers.append(
+            server.client().http.get("/matches/kc").status_code)) for _ in range(5)]
+        for stranger in strangers:
+            stranger.start()
+        eventually(lambda: inside[0] == edge.STRANGERS, timeout=10)
+        own = server.client(bob).http.get("/matches/kc/players/bob/view")
+        assert own.status_code == 200 and inside[0] == edge.STRANGERS  # strangers still held
+        release.set()
+        for stranger in strangers:
+            stranger.join(10)
+    app.close()
+    assert answers == [200] * 5 and most[0] == edge.STRANGERS

@@ -23,6 +23,7 @@ class Signed(Route):
     budget of failures; Discord limits each user's commands, the replacement bound the log."""
 
     BY_ADDRESS = False
+    QUEUED = False  # Discord waits 3 s for an answer, not behind the strangers
 
 
 router = APIRouter(route_class=Signed, tags=["discord"])
