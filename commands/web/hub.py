@@ -1,7 +1,9 @@
 """Wakes the event streams of a match when its projected log grows by what they may see.
 
-One thread per worker polls the projected length of the matches someone is listening to (one
-indexed query), so a stream hears about an entry whichever worker or process recorded it.
+One thread per worker looks at the projected length of the matches someone is listening to
+(one indexed query), so a stream hears about an entry whichever worker or process recorded
+it: on PostgreSQL at each NOTIFY the projection sends as its write commits, from any host
+(projections.notices), and every `stream_interval` seconds besides; on SQLite at that poll.
 
 When a match's log grows, the hub reads what is new once for all the streams that would read
 the same (the same viewer, after the same seq) and wakes only the streams that read found
