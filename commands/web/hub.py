@@ -22,6 +22,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
+from projections.notices import looked
 from projections.tables import ArbiterViews
 
 Entries = list[dict[str, Any]]
@@ -83,8 +84,9 @@ class Hub:
         return await run_in_threadpool(self.views.entries_since, match_id, viewer, after)
 
     def run(self, stop: threading.Event, interval: float) -> None:
+        """Look every `interval` seconds (SQLite; PostgreSQL's NOTIFY: projections.notices)."""
         while not stop.wait(interval):
-            self.poll()
+            looked(self.poll, interval)  # a failed look is said, and the next one tries again
 
     def poll(self) -> None:
         with self._lock:
