@@ -106,8 +106,8 @@ def test_behind_tables_are_said_and_read_past_never_from_the_first_entry(db_url,
     assert (seen.held, seen.behind) == (held, 100)
     assert seen.note() == (f"the view tables hold {held} of the {size} entries of match "
                            f"{file.match}: the 100 after them were read from the log "
-                           "(`arbiter serve` keeps them current, `arbiter projections "
-                           "rebuild` fills them now)")
+                           "(arbiter serve keeps them current, arbiter projections "
+                           "rebuild fills them now)")
     match_uuid = Match.create_id(file.match)
     early = [k for k in reads if k["originator_id"] == match_uuid and (k["gt"] or 0) < held - 1]
     assert reads and early == [], early  # the store snapshot and the entries after it
