@@ -212,6 +212,7 @@ class ArbiterViews(TrackingRecorder, ABC):
     forget: str  # deletes the application's tracking row
     exists_query: str  # finds the matches table
     cipher: Any = Clear()  # the store's (commands.store.sealing.StoreCipher), set by `open_views`
+    channel: str | None = None  # where each write is told, as it commits (projections.notices)
 
     def view_statements(self) -> list[str]:
         return [*(f"CREATE TABLE IF NOT EXISTS {self.prefix}{name} ({columns})"
@@ -231,6 +232,7 @@ class ArbiterViews(TrackingRecorder, ABC):
             self._insert_tracking(curs, tracking)  # before the batch: it reads its answer
             with self.batched(curs):
                 self._apply(curs, latest(changes))
+            self.tell(curs)
 
     def rebuild(self, stream: Iterable[Changes], position: int) -> None:
         """Drop the tables and write the changes of every event up to notification
@@ -251,12 +253,16 @@ class ArbiterViews(TrackingRecorder, ABC):
                 while batch := list(islice(events, REBUILT)):
                     self._apply(curs, latest([change for changes in batch
                                               for change in changes]))
+            self.tell(curs)
 
     @contextmanager
     def batched(self, curs: Any) -> Iterator[None]:
         """Statements of one transaction sent without waiting for each answer, where the
         driver can."""
         yield
+
+    def tell(self, curs: Any) -> None:
+        """Tell the listeners on `channel` the views changed (sent when the write commits)."""
 
     def _apply(self, curs: Any, changes: Changes) -> None:
         """Write `changes`, which set no row twice (see `latest`): the rows of each statement
@@ -536,7 +542,7 @@ def postgres_views() -> Callable[..., ArbiterViews]:
     driver is a command line's dearest import (about 50 ms), and an SQLite store never needs
     it."""
     from eventsourcing.postgres import PostgresTrackingRecorder
-    from psycopg.sql import SQL, Composed
+    from psycopg.sql import SQL, Composed, Identifier
 
     class PostgresViews(ArbiterViews, PostgresTrackingRecorder):
         snapshot = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
@@ -547,6 +553,8 @@ def postgres_views() -> Callable[..., ArbiterViews]:
             self.prefix = f'"{datastore.schema}".{PREFIX}'
             self.forget = (f'DELETE FROM "{datastore.schema}"."{self.tracking_table_name}" '
                            "WHERE application_name = :application_name")
+            self.channel = f"{NAME}_{datastore.schema}"  # one a database and schema
+            self.notify = SQL("NOTIFY {0}").format(Identifier(self.channel))
             self.sql_create_statements.extend(Composed([SQL(s)]) for s in self.view_statements())
 
         @contextmanager
@@ -564,6 +572,9 @@ def postgres_views() -> Callable[..., ArbiterViews]:
 
         def execute(self, curs: Any, query: str, params: dict[str, Any]) -> None:
             curs.execute(query, params, prepare=False)  # see `batched`
+
+        def tell(self, curs: Any) -> None:
+            curs.execute(self.notify, prepare=False)
 
         def sql(self, text: str) -> str:
             """psycopg's placeholders are %(name)s where sqlite3's are :name."""

@@ -1,7 +1,9 @@
 """Wakes the event streams of a match when its projected log grows by what they may see.
 
-One thread per worker polls the projected length of the matches someone is listening to (one
-indexed query), so a stream hears about an entry whichever worker or process recorded it.
+One thread per worker looks at the projected length of the matches someone is listening to
+(one indexed query), so a stream hears about an entry whichever worker or process recorded
+it: on PostgreSQL at each NOTIFY the projection sends as its write commits, from any host
+(projections.notices), and every `stream_interval` seconds besides; on SQLite at that poll.
 
 When a match's log grows, the hub reads what is new once for all the streams that would read
 the same (the same viewer, after the same seq) and wakes only the streams that read found
@@ -20,6 +22,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
+from projections.notices import looked
 from projections.tables import ArbiterViews
 
 Entries = list[dict[str, Any]]
@@ -81,8 +84,9 @@ class Hub:
         return await run_in_threadpool(self.views.entries_since, match_id, viewer, after)
 
     def run(self, stop: threading.Event, interval: float) -> None:
+        """Look every `interval` seconds (SQLite; PostgreSQL's NOTIFY: projections.notices)."""
         while not stop.wait(interval):
-            self.poll()
+            looked(self.poll, interval)  # a failed look is said, and the next one tries again
 
     def poll(self) -> None:
         with self._lock:

@@ -1,5 +1,6 @@
 """One worker process of the service: the application service, the view tables, the
-tokens, and its background loops (the projection, deadlines, stream wake-ups, and with
+tokens, and its background loops (the projection, deadlines, stream wake-ups (on PostgreSQL
+at each NOTIFY of the views, projections.notices), and with
 Discord configured its posts, and with witnesses named the checkpoints brought to them
 to cosign)."""
 
@@ -30,7 +31,7 @@ from commands.store.settings import URL_VARIABLE, database_url, persistence_env
 from commands.web.hub import Hub
 from domain.decider import HOST
 from domain.errors import RuleViolation
-from projections import runner
+from projections import notices, runner
 from projections.tables import datastore_of, open_views
 
 DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"  # `arbiter serve`'s own address by default
@@ -41,6 +42,7 @@ class Settings:
     url: str | None = None
     interval: float = 1.0  # seconds between deadline checks
     stream_interval: float = 0.2  # seconds between looks for new entries of open streams
+    # (on PostgreSQL the views' NOTIFY wakes them at once; the look is the fallback)
     projections: bool = True  # keep the views current from this process
     projection_interval: float = 0.5  # seconds between looks at the log (SQLite) or the lock
     signer: Signer | None = None  # the host's key (default: its key file, as the CLI finds it)
@@ -147,9 +149,11 @@ class Service:
         return outcome
 
     def start(self) -> Service:
-        env = self.env
+        env, channel = self.env, self.views.channel
         loops: list[Callable[[], None]] = [
-            lambda: self.hub.run(self._stop, self.settings.stream_interval),
+            lambda: self.hub.run(self._stop, self.settings.stream_interval) if channel is None
+            else notices.watch(env, channel, self._stop, self.settings.stream_interval,
+                               self.hub.poll),
             lambda: self.deadlines.run(self._stop, self.settings.interval),
         ]
         if self.poster is not None:

@@ -88,3 +88,34 @@ def test_entries_handed_twice_are_sent_once():
         hub.leave("m", listener)
 
     asyncio.run(run())
+
+
+def test_a_look_that_fails_is_tried_again_at_the_next():
+    """The views cannot be read for a moment (a database restart): the hub's loop goes on, and
+    the stream hears the entry at the next look that reads."""
+    views = Views()
+    failures = [RuntimeError("the server closed the connection")] * 3
+    lengths = views.seqs
+
+    def flaky(matches: list[str]) -> dict[str, int]:
+        if failures:
+            raise failures.pop()
+        return lengths(matches)
+
+    views.seqs = flaky  # type: ignore[method-assign]
+    hub = Hub(views)  # type: ignore[arg-type]
+    stop = threading.Event()
+
+    async def run() -> None:
+        listener = hub.listen("m", "bob", 3)
+        views.length["m"] = 4
+        looking = threading.Thread(target=hub.run, args=(stop, 0.01))
+        looking.start()
+        try:
+            await asyncio.wait_for(listener.event.wait(), timeout=10)
+        finally:
+            stop.set()
+            looking.join()
+        assert not failures and seqs(listener.take()) == [4]
+
+    asyncio.run(run())
