@@ -8,41 +8,26 @@ log whose sealed entries only the host may see, so it shows the public view and 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from audit.errors import AuditError
 from audit.verify import Audit
-from domain.decider import HOST, PUBLIC, Game
-from domain.games import get_game
+from domain.decider import HOST, PUBLIC
 from domain.match import Match
 from domain.records import may_see, shown
-from projections.views import view
+from projections.views import RecordsLog, view
 
 REDACTED = {"audience": HOST, "kind": None, "actor": None, "at": None, "data": None}
 
 
-@dataclass(frozen=True)
-class PublicLog:
-    """A public bundle's entries in the shape views read a Match in."""
-
-    match_id: str
-    game_id: str
-    records: list[dict[str, Any]]
-
-    @property
-    def game(self) -> Game:
-        return get_game(self.game_id)
-
-
-def log_of(audit: Audit) -> Match | PublicLog:
+def log_of(audit: Audit) -> Match | RecordsLog:
     """The re-run match of a full bundle, or the public log of a public one."""
     if audit.match is not None:
         return audit.match
     records = [{"entry": e, "parts": [] if e["kind"] is not None else [REDACTED],
                 "postings": [], "role": "command" if e["kind"] == "CommandAccepted" else "fact"}
                for e in audit.kept]
-    return PublicLog(audit.header.match, audit.header.game, records)
+    return RecordsLog(audit.header.match, audit.header.game, records)
 
 
 def replay(audit: Audit, round: int, viewer: str) -> dict[str, Any]:
@@ -144,7 +129,7 @@ def _point(data: dict[str, Any]) -> dict[str, Any]:
             "log_root": data["log_root"], "state_root": data["state_root"]}
 
 
-def _entry_at(log: Match | PublicLog, seq: int, viewer: str) -> dict[str, Any] | None:
+def _entry_at(log: Match | RecordsLog, seq: int, viewer: str) -> dict[str, Any] | None:
     """The entry at `seq` as `viewer` reads it; only its seq and round when sealed to them."""
     if seq > len(log.records):
         return None

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from domain.decider import Game
+from domain.games import get_game
 from domain.records import may_see, shown
 from projections.follow import summary_of
 
@@ -29,6 +31,20 @@ class Log(Protocol):
     def game(self) -> Game: ...
     @property
     def records(self) -> Records: ...
+
+
+@dataclass(frozen=True)
+class RecordsLog:
+    """A log held as its records alone: a public bundle's entries (audit.replay), or the
+    entries read past the view tables (commands.service.reading)."""
+
+    match_id: str
+    game_id: str
+    records: list[dict[str, Any]]
+
+    @property
+    def game(self) -> Game:
+        return get_game(self.game_id)
 
 
 def records_as_of(match: Log, round: int | None) -> Records:

@@ -13,12 +13,11 @@ from typing import Any
 
 from commands.service.rounds import check_round
 from commands.service.unit_of_work import UnitOfWork
-from domain.decider import HOST, PUBLIC, Game
+from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
-from domain.games import get_game
 from domain.match import CONFIGURED, ENDED, OPEN, Match
 from projections.tables import ArbiterViews, datastore_of, open_views
-from projections.views import view
+from projections.views import RecordsLog, view
 
 
 @dataclass(frozen=True)
@@ -81,7 +80,7 @@ class ReadSide:
         check_round(round, match.round, match.ended, match_id)
         behind, now = match.version - held, Now(match.round, match.phase)
         if head is None:
-            return Seen(view(WholeLog(match_id, match.game_id, later), viewer, round),
+            return Seen(view(RecordsLog(match_id, match.game_id, later), viewer, round),
                         behind, held, now)
         found = self.views.view_after(match_id, viewer, round, match.game_id, later)
         assert found is not None  # the tables hold the genesis entry
@@ -109,16 +108,3 @@ class ReadSide:
 def check_viewer(match_id: str, viewer: str, players: list[str]) -> None:
     if viewer not in (PUBLIC, HOST, *players):
         raise RuleViolation("unknown_player", f"{viewer!r} does not play in {match_id}")
-
-
-@dataclass(frozen=True)
-class WholeLog:
-    """Every record of a match, in the shape `projections.views.view` reads a log in."""
-
-    match_id: str
-    game_id: str
-    records: list[dict[str, Any]]
-
-    @property
-    def game(self) -> Game:
-        return get_game(self.game_id)
