@@ -7,7 +7,7 @@ level upward.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from hashlib import sha256
 
 from domain.merkle import EMPTY_ROOT, TreeBuilder, leaf_hash, node_hash
@@ -54,6 +54,39 @@ def consistency_proof(size1: int, leaves: Sequence[bytes]) -> list[bytes]:
     return Proofs(leaves).consistency(size1, len(leaves))
 
 
+def inclusion_path(index: int, size: int, root: Callable[[int, int], bytes]) -> list[bytes]:
+    """PATH(index, D[size]) (RFC 9162 §2.1.3.1), from the leaf up, where `root(lo, hi)` is
+    MTH of leaves [lo, hi): one walk for a bundle's leaves and for a log's tiles."""
+    path = []
+    lo, hi = 0, size
+    while hi - lo > 1:
+        mid = lo + _split(hi - lo)
+        if index < mid:
+            path.append(root(mid, hi))
+            hi = mid
+        else:
+            path.append(root(lo, mid))
+            lo = mid
+    return path[::-1]
+
+
+def consistency_path(size1: int, size2: int, root: Callable[[int, int], bytes]) -> list[bytes]:
+    """PROOF(size1, D[size2]) (RFC 9162 §2.1.4.1), 0 < size1 <= size2, `root` as above."""
+    proof = []
+    lo, hi = 0, size2
+    while size1 != hi:
+        mid = lo + _split(hi - lo)
+        if size1 <= mid:
+            proof.append(root(mid, hi))
+            hi = mid
+        else:
+            proof.append(root(lo, mid))
+            lo = mid
+    if lo:  # at lo == 0 the subtree is the old tree itself, whose root the verifier holds
+        proof.append(root(lo, hi))
+    return proof[::-1]
+
+
 class Proofs:
     """Proofs in one log at any of its sizes: its leaves hashed once, and each subtree root
     computed once however many proofs ask for it (a bundle holds one per checkpoint)."""
@@ -66,36 +99,14 @@ class Proofs:
         """PATH(index, D[size]): the siblings from leaf `index` up to the root."""
         if not 0 <= index < size <= len(self._hashes):
             raise ValueError(f"index {index} is outside a tree of {size} leaves")
-        path = []
-        lo, hi = 0, size
-        while hi - lo > 1:
-            mid = lo + _split(hi - lo)
-            if index < mid:
-                path.append(self._root(mid, hi))
-                hi = mid
-            else:
-                path.append(self._root(lo, mid))
-                lo = mid
-        return path[::-1]
+        return inclusion_path(index, size, self._root)
 
     def consistency(self, size1: int, size2: int) -> list[bytes]:
         """PROOF(size1, D[size2]): what shows the tree of `size2` leaves extends its first
         `size1`."""
         if not 0 < size1 <= size2 <= len(self._hashes):
             raise ValueError(f"no consistency proof from size {size1} to size {size2}")
-        proof = []
-        lo, hi = 0, size2
-        while size1 != hi:
-            mid = lo + _split(hi - lo)
-            if size1 <= mid:
-                proof.append(self._root(mid, hi))
-                hi = mid
-            else:
-                proof.append(self._root(lo, mid))
-                lo = mid
-        if lo:  # at lo == 0 the subtree is the old tree itself, whose root the verifier holds
-            proof.append(self._root(lo, hi))
-        return proof[::-1]
+        return consistency_path(size1, size2, self._root)
 
     def _root(self, lo: int, hi: int) -> bytes:
         """MTH of leaves [lo, hi), split as the RFC splits it."""

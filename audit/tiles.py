@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from hashlib import sha256
 
 from audit.errors import AuditError
-from audit.merkle import HASH_SIZE, MAX_SIZE
+from audit.merkle import HASH_SIZE, MAX_SIZE, consistency_path, inclusion_path
 
 HEIGHT = 8
 WIDTH = 1 << HEIGHT  # hashes in a full tile, entries in a full bundle
@@ -259,30 +259,8 @@ class TileReader:
 
     def inclusion_proof(self, index: int, size: int) -> list[bytes]:
         """PATH(index, D[size]), leaf upward (RFC 9162 §2.1.3.1)."""
-        path = []
-        lo, hi = 0, size
-        while hi - lo > 1:
-            mid = lo + (1 << ((hi - lo - 1).bit_length() - 1))
-            if index < mid:
-                path.append(self.subtree(mid, hi))
-                hi = mid
-            else:
-                path.append(self.subtree(lo, mid))
-                lo = mid
-        return path[::-1]
+        return inclusion_path(index, size, self.subtree)
 
     def consistency_proof(self, size1: int, size2: int) -> list[bytes]:
         """PROOF(size1, D[size2]) (RFC 9162 §2.1.4.1), 0 < size1 <= size2."""
-        proof = []
-        lo, hi = 0, size2
-        while size1 != hi:
-            mid = lo + (1 << ((hi - lo - 1).bit_length() - 1))
-            if size1 <= mid:
-                proof.append(self.subtree(mid, hi))
-                hi = mid
-            else:
-                proof.append(self.subtree(lo, mid))
-                lo = mid
-        if lo:
-            proof.append(self.subtree(lo, hi))
-        return proof[::-1]
+        return consistency_path(size1, size2, self.subtree)
