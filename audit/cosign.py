@@ -42,6 +42,7 @@ from audit.notes import (
     VerifierKey,
     parse_checkpoint,
     parse_note,
+    parse_verifier_key,
     verify_parsed_note,
 )
 
@@ -147,25 +148,29 @@ def check_quorum(notes: list[str], witnesses: list[VerifierKey], quorum: int) ->
     return Quorum(tuple(k.name for k in newest), len(witnesses), quorum)
 
 
+def witness_key(vkey: str) -> VerifierKey:
+    """A witness's verifier key: a vkey of type 0x04 (cosignature/v1), else NoteError in
+    words (a host's key, type 0x01, signs checkpoints and cosigns none)."""
+    key = parse_verifier_key(vkey)
+    if key.sig_type != COSIGNATURE_V1:
+        raise NoteError("not_a_witness_key", f"{key.name} is not a witness's cosignature key "
+                        "(type 0x04, as arbiter witness keygen makes)")
+    return key
+
+
 def read_witnesses(text: str, source: str) -> list[VerifierKey]:
     """A witnesses file: one cosignature verifier key (vkey type 0x04) a line; blank lines and
     lines starting with # are skipped."""
-    from audit.notes import parse_verifier_key
-
     found: list[VerifierKey] = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
         try:
-            key = parse_verifier_key(line)
+            found.append(witness_key(line))
         except NoteError as error:
             raise AuditError("invalid_input", f"{source}, line {number}: {error.message}") \
                 from None
-        if key.sig_type != COSIGNATURE_V1:
-            raise AuditError("invalid_input", f"{source}, line {number}: {key.name} is not a "
-                             "witness's cosignature key (type 0x04)")
-        found.append(key)
     if not found:
         raise AuditError("invalid_input", f"{source} names no witness key")
     return found

@@ -12,8 +12,9 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
+from audit.cosign import witness_key
 from audit.keys import SHARED_NAME, Signer, own_name
-from audit.notes import COSIGNATURE_V1, NoteError, parse_verifier_key
+from audit.notes import NoteError, parse_verifier_key
 from audit.season_signing import SeasonTree, sign_season
 from audit.signing import sign_round
 from commands.service.built import Builds, built_folder
@@ -249,11 +250,11 @@ class Arbiter(UnitOfWork):
                          at: str | None = None) -> None:
         """A player's browser's cosignature key, recorded once in the season's log."""
         try:
-            parsed = parse_verifier_key(key)
+            parsed = witness_key(key)
         except NoteError as error:
             raise RuleViolation("invalid_witness_key", f"{excerpt(key)}: {error.message}") \
                 from None
-        if parsed.sig_type != COSIGNATURE_V1 or str(parsed) != key:
+        if str(parsed) != key:
             raise RuleViolation("invalid_witness_key", f"{excerpt(key)}: a witness key is a "
                                 "cosignature key (type 0x04) in its one spelling")
         self._season_act(season, lambda s: s.register_witness(player, key, at=at))

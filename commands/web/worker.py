@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from audit import cosign
 from audit.keys import Signer
-from audit.notes import COSIGNATURE_V1, NoteError, VerifierKey, parse_verifier_key
+from audit.notes import NoteError, VerifierKey
 from commands.service.arbiter import Arbiter
 from commands.service.cosigning import Cosigning, Log, WitnessEndpoint, match_log, season_log
 from commands.service.deadlines import Deadlines
@@ -101,14 +102,10 @@ def witnesses_from(text: str) -> tuple[WitnessEndpoint, ...]:
 def witness_key(vkey: str) -> VerifierKey:
     """A witness's cosignature key (vkey type 0x04), or invalid_input in words."""
     try:
-        key = parse_verifier_key(vkey)
+        return cosign.witness_key(vkey)
     except NoteError as error:
         raise RuleViolation("invalid_input", f"witness key {vkey[:60]!r}: {error.message}") \
             from None
-    if key.sig_type != COSIGNATURE_V1:
-        raise RuleViolation("invalid_input", f"{key.name}: a witness's key is a cosignature key "
-                            "(type 0x04, `arbiter witness keygen`), not a host key")
-    return key
 
 
 def now() -> str:
