@@ -33,6 +33,7 @@ from typing import NamedTuple
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from audit.errors import AuditError
+from audit.keys import read_key_file, write_key_file
 from audit.merkle import HASH_SIZE, verify_consistency
 from audit.notes import (
     COSIGNATURE_V1,
@@ -46,7 +47,6 @@ from audit.notes import (
     verify_parsed_note,
 )
 
-_PREFIX = "PRIVATE+KEY+"
 _OLD = re.compile(r"old (0|[1-9][0-9]{0,19})")
 MAX_PROOF_LINES = 63  # c2sp.org/tlog-witness: a client sends no more
 MAX_BODY = 1 << 16  # a checkpoint with its signatures and proof is a few kilobytes
@@ -77,27 +77,12 @@ def generate(name: str) -> Cosigner:
 
 def save(cosigner: Cosigner, path: str | os.PathLike[str]) -> None:
     """Write the key file; never replace one (a witness's key is its identity)."""
-    seed = base64.b64encode(bytes([COSIGNATURE_V1]) + cosigner._key.private_bytes_raw()).decode()
-    line = f"{_PREFIX}{cosigner.verifier.name}+{cosigner.verifier.key_id.hex()}+{seed}\n"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        file.write(line)
-        file.flush()
-        os.fsync(file.fileno())
+    write_key_file(path, cosigner.verifier, cosigner._key)
 
 
 def load(path: str | os.PathLike[str]) -> Cosigner:
-    text = Path(path).read_text(encoding="utf-8").strip()
-    name, _, rest = text.removeprefix(_PREFIX).partition("+")
-    key_hash, _, key64 = rest.partition("+")
-    try:
-        typed = base64.b64decode(key64, validate=True)
-    except binascii.Error:
-        typed = b""
-    if not text.startswith(_PREFIX) or typed[:1] != bytes([COSIGNATURE_V1]) or len(typed) != 33:
-        raise NoteError("malformed_key", f"{path} is not a witness key file "
-                        "(PRIVATE+KEY+name+hash+base64(0x04 || seed))")
-    cosigner = Cosigner(name, Ed25519PrivateKey.from_private_bytes(typed[1:]))
+    name, key_hash, key = read_key_file(path, COSIGNATURE_V1, "cosignature")
+    cosigner = Cosigner(name, key)
     if cosigner.verifier.key_id.hex() != key_hash.lower():
         raise NoteError("key_hash_mismatch", f"{path} names the wrong key hash")
     return cosigner

@@ -65,8 +65,24 @@ def generate(name: str | None = None) -> Signer:
 
 def save(signer: Signer, path: str | os.PathLike[str]) -> None:
     """Write the key file; refuse to replace one, since a lost host key loses the log's identity."""
-    seed = base64.b64encode(bytes([ED25519]) + signer._key.private_bytes_raw()).decode()
-    line = f"{_PREFIX}{signer.name}+{signer._verifier.key_id.hex()}+{seed}\n"
+    write_key_file(path, signer._verifier, signer._key)
+
+
+def load(path: str | os.PathLike[str]) -> Signer:
+    """Read a key file written by `save` or by Go's note.GenerateKey."""
+    name, key_hash, key = read_key_file(path, ED25519, "Ed25519")
+    signer = Signer(name, key)
+    if signer._verifier.key_id.hex() != key_hash.lower():
+        raise NoteError("key_hash_mismatch", f"{path} names the wrong key hash")
+    return signer
+
+
+def write_key_file(path: str | os.PathLike[str], verifier: VerifierKey,
+                   key: Ed25519PrivateKey) -> None:
+    """One line, PRIVATE+KEY+name+hex key ID+base64(type || seed), mode 0600, synced; never
+    replacing a file (a key is an identity: the host's, or a witness's)."""
+    seed = base64.b64encode(bytes([verifier.sig_type]) + key.private_bytes_raw()).decode()
+    line = f"{_PREFIX}{verifier.name}+{verifier.key_id.hex()}+{seed}\n"
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as file:
         file.write(line)
@@ -74,8 +90,10 @@ def save(signer: Signer, path: str | os.PathLike[str]) -> None:
         os.fsync(file.fileno())
 
 
-def load(path: str | os.PathLike[str]) -> Signer:
-    """Read a key file written by `save` or by Go's note.GenerateKey."""
+def read_key_file(path: str | os.PathLike[str], sig_type: int,
+                  kind: str) -> tuple[str, str, Ed25519PrivateKey]:
+    """(name, hex key ID as written, key) of a key file of signature type `sig_type`; the
+    caller checks the ID against the key, as its own key type derives it."""
     skey = Path(path).read_text(encoding="utf-8").strip()
     if not skey.startswith(_PREFIX):
         raise NoteError("malformed_key", f"{path} does not start with {_PREFIX}")
@@ -85,9 +103,7 @@ def load(path: str | os.PathLike[str]) -> Signer:
         typed_seed = base64.b64decode(key64, validate=True)
     except ValueError:
         raise NoteError("malformed_key", f"{path}: the key is not base64") from None
-    if typed_seed[:1] != bytes([ED25519]) or len(typed_seed) != 33:
-        raise NoteError("malformed_key", f"{path}: not a type 0x01 (Ed25519) 32-byte seed")
-    signer = Signer(name, Ed25519PrivateKey.from_private_bytes(typed_seed[1:]))
-    if signer._verifier.key_id.hex() != key_hash.lower():
-        raise NoteError("key_hash_mismatch", f"{path} names the wrong key hash")
-    return signer
+    if typed_seed[:1] != bytes([sig_type]) or len(typed_seed) != 33:
+        raise NoteError("malformed_key", f"{path}: not a type {sig_type:#04x} ({kind}) "
+                        "32-byte seed")
+    return name, key_hash, Ed25519PrivateKey.from_private_bytes(typed_seed[1:])
