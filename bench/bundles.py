@@ -24,8 +24,6 @@ import statistics
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import suppress
 from pathlib import Path
 
 import httpx
@@ -33,11 +31,19 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.http_throughput import served
-from bench.reliability import arbiter, cli_env, opened, player_tokens, ran, store_url
+from bench.reliability import (
+    STRANGERS,
+    arbiter,
+    cli_env,
+    opened,
+    player_tokens,
+    pull,
+    ran,
+    store_url,
+)
 from bench.stores import SERVER
 from bench.viewers import votes
 
-STRANGERS = 16
 FINAL = "spring-final"
 RESOURCES = [
     "/seasons/spring/bundle", f"/matches/{FINAL}/bundle", "/matches/spring-totems/bundle",
@@ -71,29 +77,6 @@ def each(base: str, repeat: int = 100) -> list[str]:
     return rows
 
 
-def pull(base: str, seconds: float) -> None:
-    """STRANGERS clients, each asking in turn for what anyone may read; two of them hold a
-    stream open instead."""
-    stop = time.monotonic() + seconds
-
-    def client(c: int) -> None:
-        with httpx.Client(base_url=base, timeout=60) as http:
-            if c < 2:
-                with suppress(httpx.HTTPError), http.stream("GET", "/matches/kc/events") as sse:
-                    for _ in sse.iter_lines():
-                        if time.monotonic() > stop:
-                            return
-                return
-            n = c
-            while time.monotonic() < stop:
-                with suppress(httpx.HTTPError):
-                    http.get(RESOURCES[n % len(RESOURCES)])
-                n += 1
-
-    with ThreadPoolExecutor(STRANGERS) as pool:
-        list(pool.map(client, range(STRANGERS)))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=15)
@@ -113,7 +96,7 @@ def main() -> None:
             table = each(base)
             alone = votes(base, token, options.seconds, 0)
             load = multiprocessing.get_context("spawn").Process(
-                target=pull, args=(base, options.seconds + 10), daemon=True)
+                target=pull, args=(base, options.seconds + 10, RESOURCES), daemon=True)
             load.start()
             time.sleep(2)  # the strangers are all pulling
             loaded = votes(base, token, options.seconds, len(alone))

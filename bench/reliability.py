@@ -681,12 +681,14 @@ def timed_votes(result: Result, recorded: set[str], base: str, tokens: dict[str,
     return samples
 
 
-def pull(base: str, seconds: float) -> None:
-    """STRANGERS anonymous clients, each asking in turn for what anyone may read; two of
-    them hold a stream open instead."""
-    paths = ["/seasons/spring/bundle", "/matches/spring-totems/bundle", "/matches/kc/bundle",
-             "/seasons/spring/checkpoints", "/matches/kc/checkpoints", "/m/kc", "/s/spring",
-             "/m/spring-totems", "/matches/kc"]
+READABLE = ["/seasons/spring/bundle", "/matches/spring-totems/bundle", "/matches/kc/bundle",
+            "/seasons/spring/checkpoints", "/matches/kc/checkpoints", "/m/kc", "/s/spring",
+            "/m/spring-totems", "/matches/kc"]
+
+
+def pull(base: str, seconds: float, paths: list[str] = READABLE) -> None:
+    """STRANGERS anonymous clients, each asking in turn for one of `paths` (what anyone may
+    read), each from an address of its own; two of them hold a stream open instead."""
     stop = time.monotonic() + seconds
 
     def client(c: int) -> None:
