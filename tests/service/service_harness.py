@@ -74,21 +74,20 @@ class Client:
 
     def events(self, path: str, until: Callable[[list[dict[str, Any]]], bool],
                timeout: float = 30) -> list[dict[str, Any]]:
-        """Read a server-sent event stream until `until(entries so far)` holds."""
+        """Read a server-sent event stream until `until(entries so far)` holds, for at most
+        `timeout` seconds in all (its keep-alive comments would defeat a read timeout)."""
         entries: list[dict[str, Any]] = []
+        deadline = time.monotonic() + timeout
         with self.http.stream("GET", path, timeout=timeout) as response:
             assert response.status_code == 200, response.read()
-            for data in sse_data(response.iter_lines()):
-                entries.append(data)
-                if until(entries):
-                    return entries
+            for line in response.iter_lines():
+                if line.startswith("data:"):
+                    entries.append(json.loads(line[5:].strip()))
+                    if until(entries):
+                        return entries
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"{timeout} s passed with {len(entries)} entries")
         raise AssertionError(f"the stream ended after {len(entries)} entries")
-
-
-def sse_data(lines: Iterator[str]) -> Iterator[dict[str, Any]]:
-    for line in lines:
-        if line.startswith("data:"):
-            yield json.loads(line[5:].strip())
 
 
 @contextmanager

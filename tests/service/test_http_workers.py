@@ -42,11 +42,12 @@ def test_concurrent_players_on_two_workers_lose_nothing(pg_url, tmp_path):
     port = free_port()
     keys.save(SIGNER, tmp_path / "host.key")  # the workers sign each round's close
     url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [sys.executable, "-c", "from commands.cli.main import main; main()", "--db", pg_url,
-         "serve", "--port", str(port), "--workers", "2", "--interval", "0.2"],
-        cwd=ROOT, env={**os.environ, "ARBITER_HOST_KEY": str(tmp_path / "host.key")},
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    with (tmp_path / "serve.log").open("wb") as log:  # not a pipe nobody reads
+        server = subprocess.Popen(
+            [sys.executable, "-c", "from commands.cli.main import main; main()", "--db", pg_url,
+             "serve", "--port", str(port), "--workers", "2", "--interval", "0.2"],
+            cwd=ROOT, env={**os.environ, "ARBITER_HOST_KEY": str(tmp_path / "host.key")},
+            stdout=subprocess.DEVNULL, stderr=log)
     try:
         eventually(lambda: answers(url), timeout=60)
         file = load(ROOT / "seeds" / "kings_court-king-win.json")
@@ -82,4 +83,4 @@ def test_concurrent_players_on_two_workers_lose_nothing(pg_url, tmp_path):
             match.version
     finally:
         server.send_signal(signal.SIGINT)
-        assert server.wait(timeout=30) == 0, server.stderr.read().decode()
+        assert server.wait(timeout=30) == 0, (tmp_path / "serve.log").read_text()

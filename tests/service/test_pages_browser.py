@@ -34,7 +34,10 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-dev-shm-usage", "--hide-scrollbars")
 
 webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    NoSuchElementException,
+    StaleElementReferenceException,
+)
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -83,12 +86,13 @@ def screenshot(driver: Any, path: Path, tallest: int = 2600) -> None:
 
 
 def waiting(check: Callable[[], Any], timeout: float = 20) -> Any:
-    """Like `eventually`, where an element gone stale means the page is still reloading."""
+    """Like `eventually`, where an element gone stale or not there yet means the page is
+    still loading."""
 
     def settled() -> Any:
         try:
             return check()
-        except StaleElementReferenceException:
+        except (StaleElementReferenceException, NoSuchElementException):
             return None
 
     return eventually(settled, timeout=timeout, every=0.1)

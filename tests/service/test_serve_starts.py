@@ -46,21 +46,23 @@ def start_once(pg_server: str, folder: Path) -> tuple[bool, int, str]:
         conn.execute(f'CREATE DATABASE "{name}"')
     db = urlparse(pg_server)._replace(path=f"/{name}").geturl()
     url = f"http://127.0.0.1:{free_port()}"
-    server = subprocess.Popen(
-        [sys.executable, "-c", "from commands.cli.main import main; main()", "--db", db,
-         "serve", "--port", url.rsplit(":", 1)[1], "--workers", str(WORKERS)],
-        cwd=folder, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    logged = folder / f"{name}.log"
+    with logged.open("wb") as log:  # a pipe would wait on any worker left behind, and
+        server = subprocess.Popen(  # one nobody reads stops the server once it fills
+            [sys.executable, "-c", "from commands.cli.main import main; main()", "--db", db,
+             "serve", "--port", url.rsplit(":", 1)[1], "--workers", str(WORKERS)],
+            cwd=folder, env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdout=subprocess.DEVNULL, stderr=log)
     try:
         served = eventually(lambda: serves(url) or server.poll() is not None, timeout=90) \
             and server.poll() is None
     finally:
         server.send_signal(signal.SIGINT)
         code = server.wait(timeout=30)
-        log = server.stderr.read().decode() if server.stderr else ""
+        said = logged.read_text()
         with psycopg.connect(pg_server, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    return served, code, log
+    return served, code, said
 
 
 @pytest.mark.postgres
