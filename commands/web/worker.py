@@ -17,6 +17,7 @@ from audit import cosign
 from audit.keys import Signer
 from audit.notes import NoteError, VerifierKey
 from commands.service.arbiter import Arbiter
+from commands.service.built import Builds
 from commands.service.cosigning import Cosigning, Log, WitnessEndpoint, match_log, season_log
 from commands.service.deadlines import Deadlines
 from commands.service.discord.interactions import Interactions
@@ -33,7 +34,7 @@ from commands.web.hub import Hub
 from domain.decider import HOST
 from domain.errors import RuleViolation
 from projections import notices, runner
-from projections.tables import datastore_of, open_views
+from projections.tables import APPLICATION, datastore_of, open_views
 
 DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"  # `arbiter serve`'s own address by default
 
@@ -122,6 +123,8 @@ class Service:
         self.tokens = Tokens(self.arbiter)
         self.tiles = Tiles(self.arbiter)
         self.hub = Hub(self.views)
+        # Pages anyone may read, drawn once per change of the log or the views they come from.
+        self.pages = Builds(lambda _: self.positions())
         self.deadlines = Deadlines(self.arbiter, self.views, self.submit)
         found = settings.discord
         rest = None if found is None else Rest(found.api, found.bot_token)
@@ -166,6 +169,12 @@ class Service:
         for thread in self._threads:
             thread.start()
         return self
+
+    def positions(self) -> list[int]:
+        """How far the store's log and the view tables have come: together they determine
+        every page a reader who is not signed in sees (its "updating" line included)."""
+        return [self.arbiter.recorder.max_notification_id() or 0,
+                self.views.max_tracking_id(APPLICATION) or 0]
 
     def signed_logs(self) -> list[Log]:
         """Every match and season the views hold, for the witnesses' passes."""

@@ -3,6 +3,7 @@ as of any round), a season's standings."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -14,7 +15,7 @@ from commands.web.edge import Route
 from commands.web.models import MatchId, SeasonId
 from commands.web.pages.browser_check import browser_check
 from commands.web.pages.session import player_of
-from commands.web.pages.templating import page
+from commands.web.pages.templating import HEADERS, page
 from commands.web.reading import (
     read_checkpoints,
     read_match,
@@ -31,10 +32,18 @@ from projections import story
 router = APIRouter(route_class=Route, include_in_schema=False)
 
 
+def for_anyone(svc: Service, name: str, draw: Callable[[], HTMLResponse]) -> HTMLResponse:
+    """A page that is the same for every reader not signed in to it, drawn once per change of
+    the log or the views and then answered from that: strangers asking together cost one
+    drawing, not one each (a player's vote must not wait behind them)."""
+    found = svc.pages.get(name, (), lambda: (bytes(draw().body), False))
+    return HTMLResponse(found.body, headers=HEADERS)
+
+
 @router.get("/", response_class=HTMLResponse)
 def index(svc: Svc) -> HTMLResponse:
-    matches = read_matches(svc)
-    return page("index.html", seasons=read_seasons(svc), matches=matches)
+    return for_anyone(svc, "/", lambda: page("index.html", seasons=read_seasons(svc),
+                                              matches=read_matches(svc)))
 
 
 def told(view: dict[str, Any], open_round: int | None = None) -> dict[str, Any]:
@@ -76,13 +85,22 @@ def public_page(svc: Service, match_id: str, round: int | None) -> dict[str, Any
 def match_page(match_id: MatchId, request: Request, svc: Svc,
                round: Round = None) -> HTMLResponse:
     me = player_of(svc, request, match_id)
-    return page("match.html", **public_page(svc, match_id, round),
-                me=me[0] if me else None, origin=svc.settings.public_url.rstrip("/"),
-                browser_check=browser_check(svc, f"/matches/{quote(match_id)}/bundle", match_id))
+
+    def draw() -> HTMLResponse:
+        return page("match.html", **public_page(svc, match_id, round),
+                    me=me[0] if me else None, origin=svc.settings.public_url.rstrip("/"),
+                    browser_check=browser_check(svc, f"/matches/{quote(match_id)}/bundle",
+                                                match_id))
+
+    return draw() if me else for_anyone(svc, f"/m/{match_id}?round={round}", draw)
 
 
 @router.get("/s/{season}", response_class=HTMLResponse)
 def season_page(season: SeasonId, svc: Svc) -> HTMLResponse:
+    return for_anyone(svc, f"/s/{season}", lambda: drawn_season(svc, season))
+
+
+def drawn_season(svc: Service, season: str) -> HTMLResponse:
     standings = read_standings(svc, season, PUBLIC)
     history = standings["history"]
     left = rulings(standings["eliminated"], history)
