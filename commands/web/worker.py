@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+from uuid import UUID
 
 from audit import cosign
 from audit.keys import Signer
@@ -123,8 +124,8 @@ class Service:
         self.tokens = Tokens(self.arbiter)
         self.tiles = Tiles(self.arbiter)
         self.hub = Hub(self.views)
-        # Pages anyone may read, drawn once per change of the log or the views they come from.
-        self.pages = Builds(lambda _: self.positions())
+        # Pages anyone may read, drawn once per change of the logs and the views they come from.
+        self.pages = Builds(self.page_versions)
         self.deadlines = Deadlines(self.arbiter, self.views, self.submit)
         found = settings.discord
         rest = None if found is None else Rest(found.api, found.bot_token)
@@ -170,11 +171,16 @@ class Service:
             thread.start()
         return self
 
-    def positions(self) -> list[int]:
-        """How far the store's log and the view tables have come: together they determine
-        every page a reader who is not signed in sees (its "updating" line included)."""
-        return [self.arbiter.recorder.max_notification_id() or 0,
-                self.views.max_tracking_id(APPLICATION) or 0]
+    def page_versions(self, ids: Sequence[UUID]) -> list[int]:
+        """What a page anyone may read rests on: the store's versions of the logs it shows
+        (`ids`; none: every log) and, while the view tables are still reading the store, how
+        far each has come (a page read from them, and its "updating" line, change as they
+        move). Once the tables are current, only a change of those logs draws it again."""
+        log = self.arbiter.recorder.max_notification_id() or 0
+        read = self.views.max_tracking_id(APPLICATION) or 0
+        if not ids:
+            return [log, read]
+        return [*self.arbiter.stored_versions(ids), *((log, read) if read < log else (0, 0))]
 
     def signed_logs(self) -> list[Log]:
         """Every match and season the views hold, for the witnesses' passes."""

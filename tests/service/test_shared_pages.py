@@ -22,9 +22,10 @@ from tests.service.test_pages_forms import MATCH, SEED, opened
 from tests.support.host_key import SIGNER
 
 
-def caught_up(client: TestClient, app: Arbiter) -> None:
+def caught_up(client: TestClient, app: Arbiter, *matches: str) -> None:
     views = client.app.state.service.views  # type: ignore[attr-defined]
-    eventually(lambda: views.seqs([MATCH]) == {MATCH: app.match(MATCH).version})
+    wanted = matches or (MATCH,)
+    eventually(lambda: views.seqs(list(wanted)) == {m: app.match(m).version for m in wanted})
 
 
 @pytest.fixture
@@ -84,3 +85,30 @@ def test_a_signed_in_players_page_is_theirs_alone(served):
     assert "your page (bob)" in client.get(f"/m/{MATCH}").text
     client.cookies.clear()
     assert client.get(f"/m/{MATCH}").text == stranger
+
+
+def test_a_page_of_another_match_is_not_drawn_again_for_a_vote(served, monkeypatch):
+    app, _, client = served
+    play(app, opened(load(SEED), "kc-other", "live"))
+    caught_up(client, app, MATCH, "kc-other")
+    drawn: list[str] = []
+    real = public.page
+    monkeypatch.setattr(public, "page", lambda t, **c: drawn.append(t) or real(t, **c))
+    other = client.get("/m/kc-other").text
+    token = Tokens(app).issue(MATCH, "bob")
+    assert client.post(f"/matches/{MATCH}/players/bob/commands", headers={
+        "Authorization": f"Bearer {token}"}, json={"command": "vote",
+                                                  "args": {"candidate": "carol"}}).is_success
+    caught_up(client, app)
+    assert client.get("/m/kc-other").text == other and drawn == ["match.html"]
+    client.get(f"/m/{MATCH}")
+    client.get("/s/live")  # the season's page shows every match of it
+    assert drawn == ["match.html", "match.html", "season.html"]
+
+
+def test_an_unknown_match_or_season_is_a_page_in_words(served):
+    _, _, client = served
+    for path in ("/m/nope", "/s/nope"):
+        answer = client.get(path)
+        assert answer.status_code == 404 and "nope" in answer.text, path
+        assert "<html" in answer.text.lower() and "Traceback" not in answer.text
