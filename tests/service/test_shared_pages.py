@@ -112,3 +112,22 @@ def test_an_unknown_match_or_season_is_a_page_in_words(served):
         answer = client.get(path)
         assert answer.status_code == 404 and "nope" in answer.text, path
         assert "<html" in answer.text.lower() and "Traceback" not in answer.text
+
+
+def test_the_public_view_is_built_once_per_change_of_its_match(served, monkeypatch):
+    from commands.web.routes import public as routes
+
+    app, url, client = served
+    read: list[str] = []
+    real = routes.read_view
+    monkeypatch.setattr(routes, "read_view", lambda svc, m, *a: read.append(m) or real(svc, m, *a))
+    first = client.get(f"/matches/{MATCH}")
+    assert [client.get(f"/matches/{MATCH}").json() for _ in range(3)] == [first.json()] * 3
+    assert read == [MATCH] and first.headers["etag"]
+    assert client.get(f"/matches/{MATCH}", headers={
+        "If-None-Match": first.headers["etag"]}).status_code == 304
+    app.submit(MATCH, "host", "close_round", {})
+    now = client.get(f"/matches/{MATCH}").json()
+    assert read == [MATCH, MATCH] and now != first.json()
+    with TestClient(create_app(Settings(url=url, signer=SIGNER))) as other:
+        assert other.get(f"/matches/{MATCH}").json() == now
