@@ -298,7 +298,8 @@ class Tokens:
     def open_session(self, match_id: str, code: str, held: str | None = None) -> Session | None:
         """The session of the browser that posts `code`, a player's current join code for
         `match_id`: `held` (its cookie's) while it is open and theirs, else a new one, stored
-        as its digest beside the code. None for a code that is no player's now."""
+        as its digest beside the code (`held`, another player's, ends). None for a code that
+        is no player's now."""
         player = self.joiner(match_id, code)  # a made-up code costs no store read
         if player is None:
             return None
@@ -309,6 +310,8 @@ class Tokens:
         kept = tokens.in_session(digest_of(held), now) if held and could_be(held) else None
         if kept is not None and kept[0] == player:
             return Session(player, cast(str, held), int(kept[1] + LIFE - now))
+        if kept is not None:  # another player's, which this browser gives up: none can use it
+            tokens.end_session(player=kept[0], digest=digest_of(cast(str, held)))
         secret = new_token()
         tokens.open_session(player=player, digest=digest_of(secret), opened=now)
         self._saved(tokens)

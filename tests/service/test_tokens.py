@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import time
+from typing import cast
 
 from click.testing import CliRunner
 
 from commands.cli.main import cli
 from commands.service.arbiter import Arbiter
-from commands.service.tokens import Tokens
+from commands.service.tokens import Session, Tokens
 from tests.support.host_key import SIGNER
 from tests.test_match_ledger import new_match
 
@@ -146,6 +147,10 @@ def test_sessions_are_digests_beside_their_code_and_end_with_it(sqlite_url, monk
     assert again is not None and again.secret == phone.secret and again.left <= phone.left
     assert tokens.open_session("m1", code, held=laptop.secret).secret == laptop.secret
     assert tokens.open_session("m1", "x" * 43) is None
+    shared = tokens.open_session("m1", tokens.issue_joins("m1", ["bob"])["bob"], held=phone.secret)
+    assert shared is not None and shared.who == "bob"  # bob's link on ann's phone: hers ends
+    assert tokens.in_session("m1", phone.secret) is None
+    phone = cast(Session, tokens.open_session("m1", code))
     assert tokens.in_session("m1", code) is None  # a code is no session, nor a session a code
     assert tokens.joiner("m1", phone.secret) is None
     assert (app.match("m1").version, app.season("spring").version) == logs

@@ -90,8 +90,8 @@ def signed_in_host(svc: Service, request: Request) -> str:
     """The reader's host session secret, else the 401 that says why."""
     secret = host_of(svc, request)
     if secret is None:
-        raise not_signed_in(request, HOST_COOKIE, HOST_PATH, "the host's newest link "
-                            "(arbiter tokens host --link-only prints one)")
+        raise not_signed_in(request, HOST_COOKIE, "the host's newest link (arbiter tokens "
+                            "host --link-only prints one)")
     return secret
 
 

@@ -82,8 +82,8 @@ def signed_in_player(svc: Service, request: Request, match_id: str) -> tuple[str
     """(player, session secret) of the reader, else the 401 that says why."""
     me = player_of(svc, request, match_id)
     if me is None:
-        raise not_signed_in(request, PLAYER_COOKIE, match_path(match_id),
-                            "the newest personal link the host sent you")
+        raise not_signed_in(request, PLAYER_COOKIE, "the newest personal link the host sent "
+                            "you")
     return me
 
 

@@ -69,14 +69,14 @@ def host_of(svc: Service, request: Request) -> str | None:
     return secret if secret and svc.tokens.is_host_session(secret) else None
 
 
-def not_signed_in(request: Request, name: str, path: str, link: str) -> ApiError:
+def not_signed_in(request: Request, name: str, link: str) -> ApiError:
     """The 401 for a page that needs a session: a cookie that holds none any more (a new link
-    ended it, it expired, it was forged) is said so, and the browser told to forget it."""
+    ended it, it expired, it was forged) is said so. The cookie stays: a session another
+    worker opened a moment ago may be unknown here for a moment (Tokens.in_session)."""
     if name not in request.cookies:
         return ApiError(401, "missing_token", f"open {link}")
     return ApiError(401, "session_ended", f"this browser's sign-in has ended (a new link "
-                    f"replaced the one it opened, or it expired): open {link}",
-                    {"Set-Cookie": forgetting(request, name, path)})
+                    f"replaced the one it opened, or it expired): open {link}")
 
 
 def origin_of(url: str) -> str:
@@ -117,13 +117,6 @@ def signed_in(request: Request, to: str, name: str, session: Session, path: str)
 
 def signed_out(request: Request, to: str, name: str, path: str) -> Response:
     response = RedirectResponse(to, status_code=303)
-    response.headers["Set-Cookie"] = forgetting(request, name, path)
-    return response
-
-
-def forgetting(request: Request, name: str, path: str) -> str:
-    """The Set-Cookie that makes the browser forget its cookie `name`."""
-    response = Response()
     response.delete_cookie(name, path=path, httponly=True, samesite="strict",
                            secure=request.url.scheme == "https")
-    return response.headers["set-cookie"]
+    return response
