@@ -110,6 +110,10 @@ def test_each_browser_opens_a_session_of_its_own_and_a_new_link_ends_them_all(li
     app, phone = live
     laptop = TestClient(phone.app)  # a second browser of the same service
     code = Tokens(app).issue_joins(MATCH, ["bob"])["bob"]
+    said = text_of(phone.get(f"/m/{MATCH}/join").text)  # what the link's page tells bob
+    assert "signs this browser in with a sign-in of its own, kept for 90 days" in said
+    assert "(the cookie does not hold the code); log out to end it in this browser alone" in said
+    assert "until the host gives you a new link, which signs out every browser" in said
     before = (app.match(MATCH).version, app.season("live").version)
     on_phone = signs_in(phone, f"/m/{MATCH}/session", code, "arbiter_player")
     on_laptop = signs_in(laptop, f"/m/{MATCH}/session", code, "arbiter_player")
