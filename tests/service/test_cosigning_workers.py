@@ -94,7 +94,8 @@ def test_one_worker_at_a_time_asks_the_witness_each_checkpoint_once(db_url, tmp_
     origin = checkpoints(app, [first])[0][0]
     witness = RunningWitness(tmp_path, "witness.example/w1",
                              origin.removesuffix(f"/match/{first.match}"), kind=Slow)
-    asked = witness.witness.asked  # type: ignore[attr-defined]
+    assert isinstance(witness.witness, Slow)
+    asked = witness.witness.asked
     key = witness.endpoint.key
     keys.save(SIGNER, tmp_path / "host.key")
     port = free_port()
