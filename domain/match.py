@@ -14,7 +14,7 @@ SEALED_RUN sealed entries, then each public fact followed by SEALED_RUN sealed e
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from copy import deepcopy
 from dataclasses import dataclass
@@ -59,6 +59,15 @@ MATCH_COMMANDS = ("contribute", "open_match", "set_deadline", "correct", "end")
 PLAYER_COMMAND, HOST_COMMAND, FACT, META, PADDED = b"chfmp"  # an entry's shape, a byte each
 # Host commands that touch no submission: a void may still follow them.
 BOOKKEEPING = ("set_deadline", "correct")
+READERS = (PUBLIC, HOST)  # who reads a match besides its players
+
+
+def check_plays(who: str, players: Sequence[str], match: str, also: Sequence[str] = (),
+                refusal: Callable[[str, str], Exception] = RuleViolation) -> None:
+    """`unknown_player` unless `who` plays in `match` (or is one of `also`), raised as
+    `refusal(code, words)`: each caller's error type (a rule, an audit, an HTTP answer)."""
+    if who not in also and who not in players:
+        raise refusal("unknown_player", f"{excerpt(who)} does not play in {match}")
 
 
 class Reading:
@@ -355,12 +364,10 @@ class Match(Reading, Aggregate):
                                 "another command: give this one its own id")
 
     def check_actor_is_known(self, actor: str) -> None:
-        if actor not in (HOST, *self.players):
-            raise RuleViolation("unknown_player", f"{excerpt(actor)} does not play in this match")
+        check_plays(actor, self.players, "this match", (HOST,))
 
     def check_actor_is_a_player(self, actor: str) -> None:
-        if actor not in self.players:
-            raise RuleViolation("unknown_player", f"{excerpt(actor)} does not play in this match")
+        check_plays(actor, self.players, "this match")
 
     def check_actor_is_host(self, command: Command) -> None:
         if command.actor != HOST:

@@ -13,9 +13,7 @@ from typing import Any
 
 from commands.service.rounds import check_round
 from commands.service.unit_of_work import UnitOfWork
-from domain.decider import HOST, PUBLIC
-from domain.errors import RuleViolation
-from domain.match import CONFIGURED, ENDED, OPEN, Match
+from domain.match import CONFIGURED, ENDED, OPEN, READERS, Match, check_plays
 from projections.tables import ArbiterViews, datastore_of, open_views
 from projections.views import RecordsLog, view
 
@@ -76,7 +74,7 @@ class ReadSide:
             return self._projected(head, match_id, viewer, round)
         held = head["seq"] if head is not None else 0
         match, later = self.arbiter.recent(match_id, held)
-        check_viewer(match_id, viewer, match.players)
+        check_plays(viewer, match.players, match_id, READERS)
         check_round(round, match.round, match.ended, match_id)
         behind, now = match.version - held, Now(match.round, match.phase)
         if head is None:
@@ -88,7 +86,7 @@ class ReadSide:
 
     def _projected(self, head: dict[str, Any], match_id: str, viewer: str,
                    round: int | None) -> Seen:
-        check_viewer(match_id, viewer, head["players"])
+        check_plays(viewer, head["players"], match_id, READERS)
         check_round(round, head["round"], head["ended"], match_id)
         found = self.views.view_after(match_id, viewer, round, head["game"], ())
         assert found is not None  # the tables hold the genesis entry
@@ -103,8 +101,3 @@ class ReadSide:
             return OPEN
         board = self.views.dashboard(match_id)
         return CONFIGURED if board is not None and board["phase"] == CONFIGURED else OPEN
-
-
-def check_viewer(match_id: str, viewer: str, players: list[str]) -> None:
-    if viewer not in (PUBLIC, HOST, *players):
-        raise RuleViolation("unknown_player", f"{viewer!r} does not play in {match_id}")

@@ -4,13 +4,15 @@ same functions the projection uses, so an answer never depends on where it came 
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 from commands.web.errors import ApiError
 from commands.web.worker import Service
 from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
-from domain.match import Reading
+from domain.match import READERS, Reading
+from domain.match import check_plays as plays
 from projections.dashboard import dashboard
 from projections.inbox import inbox
 from projections.projection import TOPICS
@@ -19,8 +21,7 @@ from projections.tables import APPLICATION
 
 
 def check_plays(match: Reading, viewer: str) -> None:
-    if viewer not in (PUBLIC, HOST, *match.players):
-        raise ApiError(404, "unknown_player", f"{viewer!r} does not play in {match.match_id}")
+    plays(viewer, match.players, match.match_id, READERS, partial(ApiError, 404))
 
 
 def read_view(svc: Service, match_id: str, viewer: str, round: int | None) -> dict[str, Any]:

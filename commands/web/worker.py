@@ -162,7 +162,8 @@ class Service:
             loops.append(lambda: poster.run(self._stop, self.settings.post_interval))
         if self.settings.witnesses:
             cosigning = Cosigning(self.arbiter, self.settings.witnesses, self.signed_logs)
-            loops.append(lambda: cosigning.run(self._stop, self.settings.witness_interval))
+            loops.append(lambda: cosigning.run(env, self._stop,
+                                               self.settings.witness_interval))
         if self.settings.projections:
             loops.append(lambda: runner.run(env, self._stop, self._wake,
                                             self.settings.projection_interval))
