@@ -20,8 +20,9 @@ from projections.standings import standings
 from projections.tables import APPLICATION
 
 
-def check_plays(match: Reading, viewer: str) -> None:
-    plays(viewer, match.players, match.match_id, READERS, partial(ApiError, 404))
+def check_plays(match: Reading, viewer: str, also: tuple[str, ...] = READERS) -> None:
+    """404 unless `viewer` plays in the match or is one of `also` (the public, the host)."""
+    plays(viewer, match.players, match.match_id, also, partial(ApiError, 404))
 
 
 def read_view(svc: Service, match_id: str, viewer: str, round: int | None) -> dict[str, Any]:
