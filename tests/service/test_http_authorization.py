@@ -171,4 +171,4 @@ def test_no_player_token_is_issued_for_the_host_or_the_public(served):
     for name in ("host", "public", "nobody"):
         answer = host.post(f"/matches/m1/players/{name}/token")
         assert answer.status_code == 404 and answer.json()["error"] == "unknown_player", name
-        assert f"{name} does not play in m1" in answer.json()["message"]
+        assert f"'{name}' does not play in m1" in answer.json()["message"]
