@@ -29,7 +29,7 @@ from eventsourcing.utils import get_topic
 from pydantic import ValidationError
 
 from domain.canonical import NotCanonical, canonical, check
-from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event, Game, SetupBase
+from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event, Game
 from domain.edge import (
     MATCH_SPECS,
     check_args,
@@ -53,6 +53,7 @@ from domain.records import (
     to_event,
 )
 from domain.rng import Rng, match_seed, seed_commitment
+from domain.setup import SetupBase
 
 CONFIGURED, OPEN, ENDED = "configured", "open", "ended"
 MATCH_COMMANDS = ("contribute", "open_match", "set_deadline", "correct", "end")
