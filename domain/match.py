@@ -18,10 +18,9 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from copy import deepcopy
 from dataclasses import dataclass
-from functools import lru_cache
 from hashlib import sha256
 from typing import Any
-from uuid import NAMESPACE_URL, UUID, uuid5
+from uuid import UUID
 
 from eventsourcing.domain import Aggregate, MutableOrImmutableAggregate, event
 from eventsourcing.domain import Snapshot as BaseSnapshot
@@ -42,6 +41,7 @@ from domain.envelope import GENESIS_PREV, known_entry_bytes, salt, seal_entry
 from domain.errors import RuleViolation
 from domain.frozen import freeze, thaw
 from domain.games import get_game
+from domain.logs import CONFIGURED, ENDED, OPEN, match_log
 from domain.merkle import TreeBuilder
 from domain.records import (
     PADDING,
@@ -55,7 +55,6 @@ from domain.records import (
 from domain.rng import Rng, match_seed, seed_commitment
 from domain.setup import SetupBase
 
-CONFIGURED, OPEN, ENDED = "configured", "open", "ended"
 MATCH_COMMANDS = ("contribute", "open_match", "set_deadline", "correct", "end")
 PLAYER_COMMAND, HOST_COMMAND, FACT, META, PADDED = b"chfmp"  # an entry's shape, a byte each
 # Host commands that touch no submission: a void may still follow them.
@@ -116,9 +115,8 @@ class Match(Reading, Aggregate):
             return Match.thawed(self.originator_id, self.originator_version, self.state)
 
     @staticmethod
-    @lru_cache(maxsize=4096)  # every command and read names its match by its id
     def create_id(match_id: str) -> UUID:
-        return uuid5(NAMESPACE_URL, f"arbiter/match/{match_id}")
+        return match_log(match_id)
 
     @event("Created")
     def __init__(self, match_id: str, season: str, game_id: str, salt_key: str,

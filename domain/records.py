@@ -24,6 +24,12 @@ from domain.envelope import SEALS
 PADDING = "padding"
 
 
+def is_fact(record: dict[str, Any]) -> bool:
+    """What a summary folds: the rules' facts and the match's own, not the commands as sent
+    nor the padding."""
+    return record["role"] in ("fact", "meta")
+
+
 def padding_part() -> dict[str, Any]:
     """A sealed part that holds nothing, addressed to the host: what fills a sealed entry up to
     its SEALS commitments, and both parts of a padding entry."""

@@ -7,7 +7,6 @@ match as one viewer sees it; match files.
 from __future__ import annotations
 
 import json
-import secrets
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from commands.cli import render
-from commands.cli.console import app_of, json_option, noted, now
+from commands.cli.console import app_of, json_option, noted, now, read_side_of
 from commands.cli.games import commands_of, usage
 from commands.cli.inputs import Parsed, parse_args, read_json, spec_of
 from domain.errors import RuleViolation
@@ -175,6 +174,8 @@ def match_create(ctx: click.Context, match_id: str, season_name: str, game: str,
         setup["players"] = [p.strip() for p in players.split(",") if p.strip()]
     elif from_match is None and not final:
         raise RuleViolation("invalid_input", "--players is required (but for --from and --final)")
+    import secrets
+
     app = app_of(ctx)
     result = app.create_match(
         match_id=match_id, season=season_name, game=game, setup=setup,
@@ -375,7 +376,7 @@ def view_command(ctx: click.Context, match_id: str, public: bool, player: str | 
     if sum([public, player is not None, host]) > 1:
         raise RuleViolation("invalid_input", "choose one of --public, --player, --host")
     viewer = HOST if host else (player or PUBLIC)
-    seen = app_of(ctx, signing=False).view(match_id, viewer, round_)
+    seen = read_side_of(ctx).view(match_id, viewer, round_)
     noted(seen.note())
     data = seen.view
     render.show(data, as_json, lambda: render.view(data, when(seen.now, round_,

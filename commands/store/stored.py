@@ -17,18 +17,25 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import Repository
-from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
+from eventsourcing.persistence import Cipher, Mapper, MapperDeserialisationError, StoredEvent
 
+from commands.store.sealing import CIPHER_KEY, SealError, Sealing
 from domain.errors import RuleViolation
 from domain.integrity import UnreadableRow, checked
+
+
+class StoreCipher(Sealing, Cipher):
+    """The store key's cipher (commands.store.sealing) in the library's place for a cipher
+    (`CIPHER_TOPIC` names it): every event and snapshot state goes through it."""
+
+    def __init__(self, environment: Any) -> None:
+        super().__init__(environment.get(CIPHER_KEY) or None)
 
 
 class CheckedMapper(Mapper):
     """The library's mapper, saying which stored event it could not read, and why."""
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        from commands.store.sealing import SealError
-
         try:
             return super().to_domain_event(stored_event)
         except MapperDeserialisationError as error:
