@@ -15,7 +15,6 @@ from audit.errors import AuditError
 from commands.cli import render
 from commands.cli.audit import in_file, judged, progress_bar, vkey_of, vkey_option
 from commands.cli.console import json_option
-from commands.cli.inputs import pasted_note, read_json
 from commands.cli.tiled import is_tiled, tiled_source
 
 if TYPE_CHECKING:
@@ -275,6 +274,7 @@ def receipt_verify(receipt_file: str, bundle_file: str | None, proof_file: str |
     sealed part opens to what was sent, and the entry is in a log the host signed. Exit 1
     naming what fails."""
     from audit.receipts import prove, prove_from_tiles, verify_proof
+    from commands.cli.inputs import pasted_note, read_json
 
     if sum(given is not None for given in (bundle_file, proof_file, tiles)) != 1:
         raise AuditError("invalid_input", "give one of --bundle FILE, --tiles TILES and "
