@@ -9,7 +9,10 @@ in the folder of its store: the demo's (`arbiter demo`, no view tables: a view r
 a copy of it whose view tables were rebuilt, and the long match's (bench/disputes.py writes
 it, the view tables rebuilt). With --source, the commands run the project's code in DIR
 instead (a checkout of another commit, put first on PYTHONPATH): the same stores and files,
-so two commits are measured alike. Prints a markdown table: mean wall time and its spread,
+so two commits are measured alike. Then the floors: the imports alone that each kind of read
+cannot do without (click, the store key's AES-GCM, the Ed25519 check and the canonical
+readers, rich for text; the event-sourcing library and pydantic for a read of the log, the
+rules' setup being a pydantic model). Prints a markdown table: mean wall time and its spread,
 CPU time (user + system, the steadier figure on a shared machine), the ratio of each to
 `python -c pass`, and the load average before and after.
 """
@@ -157,6 +160,20 @@ def main() -> None:
         (f"`view long --round 3 --json`, {args.size // 1000}k entries",
          [ARBITER, "view", "long", "--round", "3", "--json"], "long"),
     ]
+    # The floors: what each kind of read must import whatever the project's code does.
+    floors = {
+        "view from the tables": "click, json, sqlite3, hmac, orjson, "
+                                "cryptography.hazmat.primitives.ciphers.aead",
+        "verify, a public bundle": "click, json, hashlib, msgspec, orjson, rfc8785, "
+                                   "cryptography.hazmat.primitives.asymmetric.ed25519",
+        "... and its text report": "click, json, hashlib, msgspec, orjson, rfc8785, "
+                                   "cryptography.hazmat.primitives.asymmetric.ed25519, "
+                                   "rich.console, rich.table",
+        "a read of the log": "click, eventsourcing.application, eventsourcing.sqlite, "
+                             "cryptography.hazmat.primitives.ciphers.aead, pydantic",
+    }
+    commands += [(f"floor: {what} (`import {modules}`)",
+                  [py, "-c", f"'import {modules}'"], "demo") for what, modules in floors.items()]
     print(f"load before: {load_average()}; source: {args.source or 'this checkout'}")
     print("| command | mean wall (ms) | x pass | CPU (ms) | x pass |")
     print("|---|---|---|---|---|")
