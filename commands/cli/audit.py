@@ -131,7 +131,9 @@ def checkpoint_command(ctx: click.Context, match_id: str, round_: int | None,
     held = read_side_of(ctx).signed(match_id)  # the view tables, when they hold it all
     if held is None:
         app = app_of(ctx, signing=False)
-        held = Signed.of(app.match(match_id), app.checkpoints(match_id).notes)
+        match = app.match(match_id)
+        held = Signed.of(match.round, match.ended, match.records[-1]["entry"]["round"],
+                         app.checkpoints(match_id).notes)
     check_round(round_, held.round, held.ended, match_id)  # one code per kind of bad round
     round_ = held.last_closed if round_ is None else round_
     stored = held.notes

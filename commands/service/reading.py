@@ -27,7 +27,6 @@ from projections.reader import ViewsReader
 
 if TYPE_CHECKING:
     from commands.service.unit_of_work import UnitOfWork
-    from domain.match import Reading
     from projections.tables import ArbiterViews
 
 
@@ -76,21 +75,22 @@ class Signed:
     notes: dict[int, str]
 
     @classmethod
-    def of(cls, match: Reading, notes: list[dict[str, Any]]) -> Signed:
-        """As the log holds it (`notes`: its checkpoints' `notes`)."""
-        last = match.records[-1]["entry"]["round"] if match.ended else match.round - 1
-        return cls(match.round, match.ended, last, {n["round"]: n["note"] for n in notes})
+    def of(cls, round: int, ended: bool, last_round: int,
+           notes: list[dict[str, Any]]) -> Signed:
+        """`last_round`: the round of the log's last entry; `notes`: each with its round."""
+        return cls(round, ended, last_round if ended else round - 1,
+                   {n["round"]: n["note"] for n in notes})
 
 
 class ReadSide:
     """Views of the matches of one store, from its view tables and, past them, its log: the
-    entries the tables lack are asked of the service, which `service` opens (once) then."""
+    entries the tables lack are read from the store's logs, which `logs` opens when asked."""
 
     def __init__(self, views: ViewsReader, versions: Callable[[Sequence[UUID]], list[int]],
-                 service: Callable[[], UnitOfWork]) -> None:
+                 logs: Callable[[], UnitOfWork]) -> None:
         self.views = views
         self.versions = versions  # the store's version of each log now
-        self.service = service
+        self.logs = logs
 
     @classmethod
     def of(cls, arbiter: UnitOfWork, views: ArbiterViews | None = None) -> ReadSide:
@@ -113,7 +113,7 @@ class ReadSide:
         if head is not None and head["seq"] >= stored:
             return self._projected(head, match_id, viewer, round)
         held = head["seq"] if head is not None else 0
-        match, later = self.service().recent(match_id, held)
+        match, later = self.logs().recent(match_id, held)
         check_viewer(match_id, viewer, match.players)
         check_round(round, match.round, match.ended, match_id)
         behind, now = match.version - held, Now(match.round, match.phase)
@@ -137,8 +137,7 @@ class ReadSide:
         notes = self.views.checkpoints(match_id)
         if head["seq"] < stored or len(notes) + 1 != signed:
             return None
-        last = head["last_round"] if head["ended"] else head["round"] - 1
-        return Signed(head["round"], head["ended"], last, {n["round"]: n["note"] for n in notes})
+        return Signed.of(head["round"], head["ended"], head["last_round"], notes)
 
     def _projected(self, head: dict[str, Any], match_id: str, viewer: str,
                    round: int | None) -> Seen:

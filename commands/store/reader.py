@@ -46,11 +46,9 @@ class SQLiteReader(ViewsReader):
             cursor.close()
 
     def stored_versions(self, ids: Sequence[UUID]) -> list[int]:
-        """The store's version of each log (0 for none), as commands.store.stored's
-        `StoredVersions` asks it."""
-        latest = f"(SELECT MAX(originator_version) FROM {EVENTS} WHERE originator_id = ?)"
+        """The store's version of each log (0 for none)."""
         with self.reading() as curs:
-            curs.execute("SELECT " + ", ".join(latest for _ in ids), [i.hex for i in ids])
+            curs.execute(versions_query(EVENTS, len(ids)), [i.hex for i in ids])
             return [version or 0 for version in curs.fetchone()]
 
     def store_kind(self) -> str | None:
@@ -65,6 +63,13 @@ class SQLiteReader(ViewsReader):
 
     def close(self) -> None:
         self.connection.close()
+
+
+def versions_query(table: str, logs: int, placeholder: str = "?") -> str:
+    """One statement asking the store's version of each of `logs` logs (NULL for none): what a
+    writer asks with its lock (commands.store.stored.StoredVersions) and a reader here."""
+    latest = f"(SELECT MAX(originator_version) FROM {table} WHERE originator_id = {placeholder})"
+    return "SELECT " + ", ".join(f"{latest} AS v{i}" for i in range(logs))
 
 
 def sqlite_reader(url: str | None) -> SQLiteReader | None:
