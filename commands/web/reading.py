@@ -11,8 +11,9 @@ from commands.web.errors import ApiError
 from commands.web.worker import Service
 from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
-from domain.match import READERS, Reading
-from domain.match import check_plays as plays
+from domain.logs import READERS
+from domain.logs import check_plays as plays
+from domain.match import Reading
 from projections.dashboard import dashboard
 from projections.inbox import inbox
 from projections.projection import TOPICS
