@@ -221,6 +221,7 @@ def long_publishing(sizes: list[int]) -> list[str]:
     from audit import keys
     from bench.stores import postgres_url, sqlite_url
     from commands.cli.main import cli
+    from commands.service.arbiter import Arbiter
     from domain.games import register_game
     from tests.support.host_key import SIGNER
 
@@ -251,8 +252,6 @@ def long_publishing(sizes: list[int]) -> list[str]:
                     out = folder / "published"
                     empty = publish(url, out, fresh=True)
                     again = publish(url, out, fresh=False)
-                    from commands.service.arbiter import Arbiter
-
                     app = Arbiter(url, signer=SIGNER)
                     more = []
                     for n in range(3):
