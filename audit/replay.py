@@ -13,6 +13,7 @@ from typing import Any
 from audit.errors import AuditError
 from audit.verify import Audit
 from domain.decider import HOST, PUBLIC
+from domain.logs import READERS, check_plays
 from domain.match import Match
 from domain.records import may_see, shown
 from projections.views import RecordsLog, view
@@ -118,8 +119,7 @@ def bisect(a: Audit, b: Audit) -> dict[str, Any]:
 
 
 def _check_viewer(audit: Audit, viewer: str) -> None:
-    if viewer not in (PUBLIC, HOST, *audit.header.players):
-        raise AuditError("unknown_player", f"{viewer!r} does not play in {audit.header.match}")
+    check_plays(viewer, audit.header.players, audit.header.match, READERS, AuditError)
     if audit.match is None and viewer != PUBLIC:
         raise AuditError("needs_full_bundle", "a public bundle shows only the public view")
 

@@ -445,7 +445,7 @@ def abuse_http(store: str, options: argparse.Namespace) -> Result:
                              setup={"players": PLAYERS}, host_seed=os.urandom(32).hex(),
                              salt_key=os.urandom(32).hex())
             app.submit("kc-cap", "host", "open_match")
-            codes = Tokens(app).issue_joins("kc", ["carol"])
+            codes = Tokens(app).issue_joins("kc", ["carol", "erin"])
             capped = Tokens(app).issue_all("kc-cap", PLAYERS)
         finally:
             app.close()
@@ -462,7 +462,8 @@ def abuse_http(store: str, options: argparse.Namespace) -> Result:
                         "X-Forwarded-For": f"198.51.100.{n + 1}"}) as http:
                     result.tried += 1
                     started = time.monotonic()
-                    wrong, recorded = probe(http, Held(tokens, capped, host, codes["carol"]))
+                    wrong, recorded = probe(http, Held(tokens, capped, host, codes["carol"],
+                                                       codes["erin"]))
                     accepted += recorded
                     if wrong:
                         result.failed += 1
@@ -484,12 +485,14 @@ def host_token(url: str) -> str:
 
 @dataclass(frozen=True)
 class Held:
-    """What the probes hold: kc's player tokens, kc-cap's, the host token, carol's join code."""
+    """What the probes hold: kc's player tokens, kc-cap's, the host token, carol's join code
+    and erin's."""
 
     tokens: dict[str, str]
     capped: dict[str, str]
     host: str
     code: str
+    other: str
 
 
 Probe = Callable[[httpx.Client, Held], tuple[str | None, int]]
@@ -538,6 +541,24 @@ def forced_sign_in(http: httpx.Client, held: Held) -> tuple[str | None, int]:
     as_token = http.get("/matches/kc/players/carol/view",
                         headers={"Authorization": f"Bearer {held.code}"})
     return (None if as_token.status_code == 403 else "a join code opened the API"), 0
+
+
+def copied_cookie(http: httpx.Client, held: Held) -> tuple[str | None, int]:
+    """Erin opens her link in two browsers; a copy of the first's cookie after it logs out."""
+    with httpx.Client(base_url=http.base_url, headers=http.headers, timeout=60) as laptop:
+        pages = [browser.post("/m/kc/session", data={"token": held.other},
+                              follow_redirects=True) for browser in (http, laptop)]
+        cookies = [browser.cookies.get("arbiter_player") for browser in (http, laptop)]
+        if len({*cookies, held.other}) != 3:
+            return "the cookie is the code, or one for both browsers", 0
+        csrf = pages[0].text.split('name="csrf" value="', 1)[-1].split('"', 1)[0]
+        http.post("/m/kc/logout", data={"csrf": csrf})
+        with httpx.Client(base_url=http.base_url, headers=http.headers, timeout=60,
+                          cookies={"arbiter_player": cookies[0] or ""}) as thief:
+            stolen = thief.get("/m/kc/me")
+        answers = [stolen.status_code, laptop.get("/m/kc/me").status_code]
+    return (None if answers == [401, 200] and "session_ended" in stolen.text
+            else f"copied cookie, other browser: {answers}"), 0
 
 
 def crashing_input(http: httpx.Client, held: Held) -> tuple[str | None, int]:
@@ -599,7 +620,8 @@ def replacement_bound(http: httpx.Client, held: Held) -> tuple[str | None, int]:
 
 ABUSES: dict[str, Probe] = {
     "padded tokens": padded_tokens, "form flood": form_flood, "1,000 made-up tokens":
-    made_up_tokens, "forced sign-in": forced_sign_in, "crashing input": crashing_input,
+    made_up_tokens, "forced sign-in": forced_sign_in, "a copied cookie": copied_cookie,
+    "crashing input": crashing_input,
     "headers and Host": headers_and_host, "names": impersonating_names,
     "replacement bound": replacement_bound,
 }

@@ -20,7 +20,7 @@ from time import monotonic
 import psycopg
 from psycopg.sql import SQL, Identifier
 
-from projections.runner import conninfo
+from projections.sole import conninfo
 
 SLICE = 0.5  # seconds at most between looks at `stop` while waiting for a NOTIFY
 RETRY = 1.0  # seconds between tries to listen again after the connection was lost

@@ -4,9 +4,10 @@ Both read the notification log past the tracked position (`catch_up`) and write 
 events with the tracking row of its last, in one transaction: a busy service writes the views
 once for every event recorded meanwhile, not once per event.
 
-PostgreSQL: every `arbiter serve` worker offers to project, but only the holder of a session
-advisory lock does, woken by the NOTIFY of each save (LISTEN on the lock's own session): when
-it dies its session ends, the lock is free, and another worker resumes from the tracking row.
+PostgreSQL: every projection process offers to project, but only the holder of a session
+advisory lock does (projections.sole), woken by the NOTIFY of each save (LISTEN on the lock's
+own session): when it dies its session ends, the lock is free, and another resumes from the
+tracking row.
 
 SQLite has no notifications: a loop in the service process looks, woken after each command
 and every `interval` seconds.
@@ -28,14 +29,13 @@ from eventsourcing.persistence import (
     Tracking,
 )
 from eventsourcing.postgres import PostgresApplicationRecorder
-from psycopg.conninfo import make_conninfo
 from psycopg.sql import SQL, Identifier
 
 from projections.projection import TOPICS, ArbiterProjection, Ledger, bound
 from projections.rows import Changes
+from projections.sole import PROJECTING, sole
 from projections.tables import APPLICATION, ArbiterViews, datastore_of, open_views
 
-LOCK_KEY = 0x617262_76696577  # the advisory lock of the one running projection
 BATCH = 500
 SMALL_POOLS = {"POSTGRES_POOL_SIZE": "2", "POSTGRES_MAX_OVERFLOW": "2"}  # one batch at a time
 log = logging.getLogger("arbiter.projections")
@@ -127,10 +127,9 @@ def lead(env: Mapping[str, str], stop: threading.Event, interval: float) -> None
     """Project while holding the advisory lock; wait for it otherwise."""
     while not stop.is_set():
         try:
-            with psycopg.connect(conninfo(env), autocommit=True) as lock:
-                row = lock.execute("SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,)).fetchone()
-                if row is not None and row[0]:
-                    project(env, stop, lock, interval)
+            with sole(env, PROJECTING) as held:
+                if held is not None and held.connection is not None:
+                    project(env, stop, held.connection, interval)
         except (IntegrityError, InternalError, OperationalError, psycopg.OperationalError
                 ) as error:
             # Workers creating the tables at once, a rebuild, a lost connection, a server
@@ -157,8 +156,3 @@ def project(env: Mapping[str, str], stop: threading.Event, lock: psycopg.Connect
             for _ in lock.notifies(timeout=interval, stop_after=1):  # all those come by
                 pass
 
-
-def conninfo(env: Mapping[str, str]) -> str:
-    return make_conninfo(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"],
-                         port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
-                         password=env.get("POSTGRES_PASSWORD") or None)

@@ -19,7 +19,6 @@ import click
 
 from commands.cli import render
 from commands.cli.console import app_of, db_of, json_option
-from domain.errors import RuleViolation
 
 
 def register(cli: click.Group) -> None:
@@ -236,10 +235,10 @@ def tokens_issue(ctx: click.Context, match_id: str, player: str, url: str,
     personal link to send the player by DM (it opens their page). The link holds a join
     code, not the token: it opens the pages and nothing else, and this replaces it too."""
     from commands.service.tokens import Tokens, join_link
+    from domain.logs import check_plays
 
     with closing(app_of(ctx, signing=False)) as app:
-        if player not in app.match(match_id).players:
-            raise RuleViolation("unknown_player", f"{player!r} does not play in {match_id}")
+        check_plays(player, app.match(match_id).players, match_id)
         tokens = Tokens(app)
         token = tokens.issue(match_id, player)
         opens = join_link(url, match_id, tokens.issue_joins(match_id, [player])[player])

@@ -155,6 +155,15 @@ class Arbiter(UnitOfWork):
                 raise
         return season
 
+    def season_of(self, match_id: str) -> str | None:
+        """The season a match plays in (read without a copy; it never changes)."""
+        try:
+            match: Match = self.repository.get(Match.create_id(match_id),
+                                               deepcopy_from_cache=False)
+        except AggregateNotFoundError:
+            raise RuleViolation("unknown_match", f"no match {excerpt(match_id)}") from None
+        return match.season
+
     def season_matches(self, name: str) -> list[str]:
         """The season's matches, in the order they were added (read without a copy)."""
         try:
@@ -436,7 +445,7 @@ class Arbiter(UnitOfWork):
     def read_side(self) -> ReadSide:
         from commands.service.reading import ReadSide  # the view tables' drivers, when read
 
-        return ReadSide(self)
+        return ReadSide.of(self)
 
     def phase(self, match_id: str, round: int) -> str | None:
         """The phase `round` opened with (the game's name for it), while it is the open round:

@@ -6,14 +6,15 @@ Per witness and log, the old size sent is the largest checkpoint that witness co
 each checkpoint after it goes in order, with its consistency proof from that size. A witness
 that answers 409 with a size this log signed is taken at its word (it cosigned that one,
 through another path) and the next checkpoint is sent from there; any other refusal is logged
-and tried again on a later pass, never dropped.
+and tried again on a later pass, never dropped. One process at a time makes the passes, of
+all the workers (and hosts) on the store.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ from audit.cosign import add_checkpoint_body, cosigners
 from audit.merkle import consistency_proof
 from audit.notes import NoteError, VerifierKey, parse_note
 from commands.service.arbiter import Arbiter
+from projections.sole import COSIGNING, sole
 
 log = logging.getLogger("arbiter")
 TIMEOUT = 5.0
@@ -82,12 +84,27 @@ class Cosigning:
         self.logs = logs
         self.post = post
 
-    def run(self, stop: threading.Event, interval: float) -> None:
+    def run(self, env: Mapping[str, str], stop: threading.Event, interval: float) -> None:
+        """A pass every `interval` seconds while this process holds the job (projections.sole:
+        one of all the workers on the store, so a witness is asked each checkpoint once);
+        otherwise an offer to take it over as often."""
         while not stop.wait(interval):
             try:
-                self.once()
-            except Exception:  # a worker thread must outlive one bad pass
-                log.exception("cosigning: a pass failed; trying again")
+                with sole(env, COSIGNING) as held:
+                    while held is not None:
+                        held.check()  # a lost session lost the lock too: offer again
+                        self.passing()
+                        if stop.wait(interval):
+                            return
+            except Exception as error:  # a lost session or store: the thread goes on
+                log.warning("cosigning: the lock was lost (%s); offering again",
+                            " ".join(str(error).split())[:300])
+
+    def passing(self) -> None:
+        try:
+            self.once()
+        except Exception:  # a worker thread must outlive one bad pass
+            log.exception("cosigning: a pass failed; trying again")
 
     def once(self) -> int:
         """One pass over every log; how many cosignatures were kept."""

@@ -1,13 +1,15 @@
-"""Bearer tokens: the host's, and one per player per match that the host issues; and join
-codes, the secret of a personal link, which open the pages and nothing else.
+"""Bearer tokens: the host's, and one per player per match that the host issues; join codes,
+the secret of a personal link, which open the pages and nothing else; and sessions, one per
+browser that opened a link, which its page cookie holds.
 
 Only their SHA-256 digests are stored, in two small event-sourced aggregates of the `arbiter`
 application beside (not inside) the match logs: `HostToken` and one `PlayerTokens` per
-match. Issuing a token or a code again replaces the old one (so a new link revokes the old
-one, and every browser signed in with it). Each is shown once, when issued, and never logged.
+match. Issuing a token or a code again replaces the old one; a new code also ends every
+session the old one opened (so a new link revokes the old one, and signs out every browser
+signed in with it). Each is shown once, when issued or opened, and never logged.
 
-A token or a code is exactly what `new_token` makes, 43 URL-safe characters: anything else
-cannot be one, and is refused without a store read (`could_be`).
+A token, a code or a session is exactly what `new_token` makes, 43 URL-safe characters:
+anything else cannot be one, and is refused without a store read (`could_be`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TypeVar, cast
+from typing import NamedTuple, TypeVar, cast
 from urllib.parse import quote
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -28,6 +30,8 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import register_topic, retry
+
+from domain.decider import HOST
 
 A = TypeVar("A", bound=Aggregate)
 R = TypeVar("R")
@@ -60,6 +64,34 @@ def digest_of(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+LIFE = 60 * 60 * 24 * 90  # seconds a browser's session lasts: a season
+SESSIONS = 10  # open sessions one player (or the host) keeps: an eleventh ends the oldest
+
+
+class Session(NamedTuple):
+    """A browser's session: whose it is (a player, or HOST), its secret (the cookie) and the
+    seconds it has left."""
+
+    who: str
+    secret: str
+    left: int
+
+
+def kept(sessions: dict[str, float], now: float) -> dict[str, float]:
+    """Of `sessions` (digest -> when it was opened), those still open at `now`, the newest
+    SESSIONS of them."""
+    open_ = sorted(((at, digest) for digest, at in sessions.items() if now - at < LIFE),
+                   reverse=True)
+    return {digest: at for at, digest in open_[:SESSIONS]}
+
+
+def opened_at(sessions: dict[str, float], digest: str, now: float) -> float | None:
+    """When the session with `digest` was opened, if it is open at `now`. Looked up by its
+    digest: the time a lookup takes says nothing of a secret."""
+    at = sessions.get(digest)
+    return at if at is not None and now - at < LIFE else None
+
+
 class HostToken(Aggregate):
     @staticmethod
     def create_id() -> UUID:
@@ -76,10 +108,23 @@ class HostToken(Aggregate):
     @event("JoinIssued")
     def issue_join(self, digest: str) -> None:
         self.join = digest
+        self.sessions: dict[str, float] = {}  # every browser the old code signed in
+
+    @event("SessionOpened")
+    def open_session(self, digest: str, opened: float) -> None:
+        self.sessions = kept({**self.sessions, digest: opened}, opened)
+
+    @event("SessionEnded")
+    def end_session(self, digest: str) -> None:
+        self.sessions = {known: at for known, at in self.sessions.items() if known != digest}
 
     def opens(self, digest: str) -> bool:
         """Whether `digest` is the current join code's (none before the first was issued)."""
         return hmac.compare_digest(getattr(self, "join", ""), digest)
+
+    def opened(self, digest: str, now: float) -> float | None:
+        """When the host's session with `digest` was opened, if it is open."""
+        return opened_at(getattr(self, "sessions", {}), digest, now)
 
 
 class PlayerTokens(Aggregate):
@@ -99,6 +144,23 @@ class PlayerTokens(Aggregate):
     @event("JoinIssued")
     def issue_join(self, player: str, digest: str) -> None:
         self.joins = {**getattr(self, "joins", {}), player: digest}
+        # player -> their sessions (digest -> when opened): the old code's end with it
+        self.sessions = {other: held for other, held in self.sessions_().items()
+                         if other != player}
+
+    @event("SessionOpened")
+    def open_session(self, player: str, digest: str, opened: float) -> None:
+        held = self.sessions_().get(player, {})
+        self.sessions = {**self.sessions_(), player: kept({**held, digest: opened}, opened)}
+
+    @event("SessionEnded")
+    def end_session(self, player: str, digest: str) -> None:
+        held = self.sessions_().get(player, {})
+        self.sessions = {**self.sessions_(),
+                         player: {known: at for known, at in held.items() if known != digest}}
+
+    def sessions_(self) -> dict[str, dict[str, float]]:
+        return getattr(self, "sessions", {})  # none before the first was opened
 
     def holder(self, digest: str) -> str | None:
         return next((player for player, known in self.digests.items()
@@ -108,6 +170,11 @@ class PlayerTokens(Aggregate):
         """The player whose current join code has `digest`."""
         return next((player for player, known in getattr(self, "joins", {}).items()
                      if hmac.compare_digest(known, digest)), None)
+
+    def in_session(self, digest: str, now: float) -> tuple[str, float] | None:
+        """(player, when it was opened) of the open session with `digest`."""
+        return next(((player, at) for player, held in self.sessions_().items()
+                     if (at := opened_at(held, digest, now)) is not None), None)
 
 
 # Stores written before commands/ had its rooms name these aggregates' events by the module's
@@ -120,8 +187,8 @@ UNKNOWN = 0.2  # seconds between store reads of one aggregate for tokens it did 
 
 
 class Tokens:
-    """Issues and checks tokens and join codes, storing them through `app` (the service's
-    Arbiter).
+    """Issues and checks tokens, join codes and sessions, storing them through `app` (the
+    service's Arbiter).
 
     A check that a token holds reads what was read less than FRESH seconds ago, so a request
     costs no store read for its token; a token that seems unknown is looked up afresh before
@@ -226,6 +293,85 @@ class Tokens:
         digest = digest_of(code)
         return self._check(PlayerTokens.create_id(match_id), PlayerTokens,
                            lambda found: None if found is None else found.joiner(digest))
+
+    @retry(IntegrityError, max_attempts=10, wait=0.01)
+    def open_session(self, match_id: str, code: str, held: str | None = None) -> Session | None:
+        """The session of the browser that posts `code`, a player's current join code for
+        `match_id`: `held` (its cookie's) while it is open and theirs, else a new one, stored
+        as its digest beside the code (`held`, another player's, ends). None for a code that
+        is no player's now."""
+        player = self.joiner(match_id, code)  # a made-up code costs no store read
+        if player is None:
+            return None
+        tokens = self._get(PlayerTokens.create_id(match_id), PlayerTokens)
+        if tokens is None or tokens.joiner(digest_of(code)) != player:
+            return None  # replaced a moment ago
+        now = time.time()
+        kept = tokens.in_session(digest_of(held), now) if held and could_be(held) else None
+        if kept is not None and kept[0] == player:
+            return Session(player, cast(str, held), int(kept[1] + LIFE - now))
+        if kept is not None:  # another player's, which this browser gives up: none can use it
+            tokens.end_session(player=kept[0], digest=digest_of(cast(str, held)))
+        secret = new_token()
+        tokens.open_session(player=player, digest=digest_of(secret), opened=now)
+        self._saved(tokens)
+        return Session(player, secret, LIFE)
+
+    @retry(IntegrityError, max_attempts=10, wait=0.01)
+    def open_host_session(self, code: str, held: str | None = None) -> Session | None:
+        """The session of the browser that posts `code`, the host link's current join code:
+        `held` while it is open, else a new one. None for any other code."""
+        if not self.is_host_join(code):
+            return None
+        found = self._get(HostToken.create_id(), HostToken)
+        if found is None or not found.opens(digest_of(code)):
+            return None
+        now = time.time()
+        at = found.opened(digest_of(held), now) if held and could_be(held) else None
+        if at is not None:
+            return Session(HOST, cast(str, held), int(at + LIFE - now))
+        secret = new_token()
+        found.open_session(digest=digest_of(secret), opened=now)
+        self._saved(found)
+        return Session(HOST, secret, LIFE)
+
+    def in_session(self, match_id: str, secret: str) -> str | None:
+        """The player whose open session of `match_id` has `secret`, if any."""
+        if not could_be(secret):
+            return None
+        digest = digest_of(secret)
+
+        def whose(found: PlayerTokens | None) -> str | None:
+            held = None if found is None else found.in_session(digest, time.time())
+            return None if held is None else held[0]
+
+        return self._check(PlayerTokens.create_id(match_id), PlayerTokens, whose)
+
+    def is_host_session(self, secret: str) -> bool:
+        """Whether `secret` is one of the host's open sessions."""
+        if not could_be(secret):
+            return False
+        digest = digest_of(secret)
+        return self._check(HostToken.create_id(), HostToken, lambda found: found is not None
+                           and found.opened(digest, time.time()) is not None)
+
+    @retry(IntegrityError, max_attempts=10, wait=0.01)
+    def end_session(self, match_id: str, secret: str) -> None:
+        """End the session with `secret` (one browser's), if it is open."""
+        tokens = self._get(PlayerTokens.create_id(match_id), PlayerTokens) \
+            if could_be(secret) else None
+        held = None if tokens is None else tokens.in_session(digest_of(secret), time.time())
+        if tokens is not None and held is not None:
+            tokens.end_session(player=held[0], digest=digest_of(secret))
+            self._saved(tokens)
+
+    @retry(IntegrityError, max_attempts=10, wait=0.01)
+    def end_host_session(self, secret: str) -> None:
+        """End the host's session with `secret` (one browser's), if it is open."""
+        found = self._get(HostToken.create_id(), HostToken) if could_be(secret) else None
+        if found is not None and found.opened(digest_of(secret), time.time()) is not None:
+            found.end_session(digest=digest_of(secret))
+            self._saved(found)
 
     def _check(self, aggregate_id: UUID, kind: type[A], answer: Callable[[A | None], R]) -> R:
         """`answer(tokens)` from what was read lately, or from the store when that does not

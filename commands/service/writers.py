@@ -24,6 +24,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from domain.errors import RuleViolation
+from projections.sole import beside
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
@@ -64,10 +65,8 @@ def wait_seconds() -> float:
 def writers_for(env: Mapping[str, str]) -> Writers:
     if env["PERSISTENCE_MODULE"] == "eventsourcing.postgres":
         return AdvisoryWriters(env, wait_seconds())
-    path = env["SQLITE_DBNAME"]
-    if path == ":memory:" or path.startswith("file::memory:"):
-        return Unshared()
-    return FileWriters(f"{path}.lock", wait_seconds())
+    path = beside(env, "lock")
+    return Unshared() if path is None else FileWriters(path, wait_seconds())
 
 
 class Unshared:
@@ -127,7 +126,7 @@ class AdvisoryWriters:
     def pool(self) -> ConnectionPool:
         from psycopg_pool import ConnectionPool
 
-        from projections.runner import conninfo
+        from projections.sole import conninfo
 
         with self._opening:
             if self._pool is None:

@@ -17,18 +17,26 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import Repository
-from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
+from eventsourcing.persistence import Cipher, Mapper, MapperDeserialisationError, StoredEvent
 
+from commands.store.reader import versions_query
+from commands.store.sealing import CIPHER_KEY, SealError, Sealing
 from domain.errors import RuleViolation
 from domain.integrity import UnreadableRow, checked
+
+
+class StoreCipher(Sealing, Cipher):
+    """The store key's cipher (commands.store.sealing) in the library's place for a cipher
+    (`CIPHER_TOPIC` names it): every event and snapshot state goes through it."""
+
+    def __init__(self, environment: Any) -> None:
+        super().__init__(environment.get(CIPHER_KEY) or None)
 
 
 class CheckedMapper(Mapper):
     """The library's mapper, saying which stored event it could not read, and why."""
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        from commands.store.sealing import SealError
-
         try:
             return super().to_domain_event(stored_event)
         except MapperDeserialisationError as error:
@@ -58,19 +66,17 @@ class StoredVersions:
     def __init__(self, recorder: Any, env: Mapping[str, str]) -> None:
         self.recorder = recorder
         self.postgres = type(recorder).__module__ == "eventsourcing.postgres"
-        table, mark = recorder.events_table_name, "%s" if self.postgres else "?"
-        self.latest = (f"(SELECT MAX(originator_version) FROM {table} "
-                       f"WHERE originator_id = {mark})")
+        self.table = recorder.events_table_name
         # The primary key's index, walked from one log's id to the next (a loose index scan:
         # a step per log, however many entries each holds), then each log's first event.
-        after = f"(SELECT originator_id FROM {table} {{}}ORDER BY originator_id LIMIT 1)"
+        after = f"(SELECT originator_id FROM {self.table} {{}}ORDER BY originator_id LIMIT 1)"
         self.first_events = (
             f"WITH RECURSIVE logs(id) AS (SELECT {after.format('')} UNION ALL "
             f"SELECT {after.format('WHERE originator_id > logs.id ')} FROM logs "
             "WHERE logs.id IS NOT NULL) "
-            f"SELECT e.originator_id, e.topic FROM logs JOIN {table} e "
+            f"SELECT e.originator_id, e.topic FROM logs JOIN {self.table} e "
             "ON e.originator_id = logs.id AND e.originator_version = "
-            f"(SELECT MIN(originator_version) FROM {table} WHERE originator_id = logs.id) "
+            f"(SELECT MIN(originator_version) FROM {self.table} WHERE originator_id = logs.id) "
             f"ORDER BY e.{'notification_id' if self.postgres else 'rowid'}")
         path = env.get("SQLITE_DBNAME", "")
         memory = path in ("", ":memory:") or path.startswith("file:")
@@ -79,7 +85,7 @@ class StoredVersions:
         self.opened: list[sqlite3.Connection] = []
 
     def statement(self, ids: Sequence[UUID]) -> str:
-        return "SELECT " + ", ".join(f"{self.latest} AS v{i}" for i in range(len(ids)))
+        return versions_query(self.table, len(ids), "%s" if self.postgres else "?")
 
     def with_the_lock(self, ids: Sequence[UUID]) -> tuple[str, list[Any]] | None:
         """The query for PostgreSQL's writer to ask with its lock, in the same round trip

@@ -13,8 +13,8 @@ from commands.web.worker import Service
 from domain.decider import HOST
 from domain.edge import excerpt
 
-PLAYER_COOKIE = "arbiter_player"  # a player's join code, for their match's pages
-HOST_COOKIE = "arbiter_host"  # the host link's join code, for /host
+PLAYER_COOKIE = "arbiter_player"  # a player's session secret, for their match's pages
+HOST_COOKIE = "arbiter_host"  # a host's session secret, for /host
 
 bearer = HTTPBearer(auto_error=False, description="The host token, or a player's token for "
                                                   "one match (issued by the host)")
@@ -97,17 +97,17 @@ def presents(request: Request) -> bool:
 
 def identity(request: Request) -> str | None:
     """Who is asking, for the rate limits: the host, or one player of one match, by the
-    token the route checked or the page's cookie; None for anyone else."""
+    token the route checked or the page cookie's session; None for anyone else."""
     who = getattr(request.state, "who", None)
     match_id = request.path_params.get("match_id", "")
     if who is not None:
         return HOST if who == HOST else f"{match_id}\x00{who}"
     svc, path = service(request), request.url.path
     if path.startswith("/host"):
-        code = request.cookies.get(HOST_COOKIE)
-        return HOST if code and svc.tokens.is_host_join(code) else None
-    code = request.cookies.get(PLAYER_COOKIE)
-    if path.startswith("/m/") and match_id and code:
-        player = svc.tokens.joiner(match_id, code)
+        secret = request.cookies.get(HOST_COOKIE)
+        return HOST if secret and svc.tokens.is_host_session(secret) else None
+    secret = request.cookies.get(PLAYER_COOKIE)
+    if path.startswith("/m/") and match_id and secret:
+        player = svc.tokens.in_session(match_id, secret)
         return None if player is None else f"{match_id}\x00{player}"
     return None

@@ -4,12 +4,15 @@ same functions the projection uses, so an answer never depends on where it came 
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 from commands.web.errors import ApiError
 from commands.web.worker import Service
 from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
+from domain.logs import READERS
+from domain.logs import check_plays as plays
 from domain.match import Reading
 from projections.dashboard import dashboard
 from projections.inbox import inbox
@@ -18,9 +21,9 @@ from projections.standings import standings
 from projections.tables import APPLICATION
 
 
-def check_plays(match: Reading, viewer: str) -> None:
-    if viewer not in (PUBLIC, HOST, *match.players):
-        raise ApiError(404, "unknown_player", f"{viewer!r} does not play in {match.match_id}")
+def check_plays(match: Reading, viewer: str, also: tuple[str, ...] = READERS) -> None:
+    """404 unless `viewer` plays in the match or is one of `also` (the public, the host)."""
+    plays(viewer, match.players, match.match_id, also, partial(ApiError, 404))
 
 
 def read_view(svc: Service, match_id: str, viewer: str, round: int | None) -> dict[str, Any]:

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+from uuid import UUID
 
 from audit import cosign
 from audit.keys import Signer
 from audit.notes import NoteError, VerifierKey
 from commands.service.arbiter import Arbiter
+from commands.service.built import Builds
 from commands.service.cosigning import Cosigning, Log, WitnessEndpoint, match_log, season_log
 from commands.service.deadlines import Deadlines
 from commands.service.discord.interactions import Interactions
@@ -33,7 +35,7 @@ from commands.web.hub import Hub
 from domain.decider import HOST
 from domain.errors import RuleViolation
 from projections import notices, runner
-from projections.tables import datastore_of, open_views
+from projections.tables import APPLICATION, datastore_of, open_views
 
 DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"  # `arbiter serve`'s own address by default
 
@@ -118,10 +120,12 @@ class Service:
         self.env = persistence_env(database_url(settings.url))
         self.arbiter = Arbiter(settings.url, signer=settings.signer or signer_from())
         self.views = open_views(datastore_of(self.arbiter), self.arbiter.mapper.cipher)
-        self.read_side = ReadSide(self.arbiter, self.views)
+        self.read_side = ReadSide.of(self.arbiter, self.views)
         self.tokens = Tokens(self.arbiter)
         self.tiles = Tiles(self.arbiter)
         self.hub = Hub(self.views)
+        # Pages anyone may read, drawn once per change of the logs and the views they come from.
+        self.pages = Builds(self.page_versions)
         self.deadlines = Deadlines(self.arbiter, self.views, self.submit)
         found = settings.discord
         rest = None if found is None else Rest(found.api, found.bot_token)
@@ -158,7 +162,8 @@ class Service:
             loops.append(lambda: poster.run(self._stop, self.settings.post_interval))
         if self.settings.witnesses:
             cosigning = Cosigning(self.arbiter, self.settings.witnesses, self.signed_logs)
-            loops.append(lambda: cosigning.run(self._stop, self.settings.witness_interval))
+            loops.append(lambda: cosigning.run(env, self._stop,
+                                               self.settings.witness_interval))
         if self.settings.projections:
             loops.append(lambda: runner.run(env, self._stop, self._wake,
                                             self.settings.projection_interval))
@@ -166,6 +171,17 @@ class Service:
         for thread in self._threads:
             thread.start()
         return self
+
+    def page_versions(self, ids: Sequence[UUID]) -> list[int]:
+        """What a page anyone may read rests on: the store's versions of the logs it shows
+        (`ids`; none: every log) and, while the view tables are still reading the store, how
+        far each has come (a page read from them, and its "updating" line, change as they
+        move). Once the tables are current, only a change of those logs draws it again."""
+        log = self.arbiter.recorder.max_notification_id() or 0
+        read = self.views.max_tracking_id(APPLICATION) or 0
+        if not ids:
+            return [log, read]
+        return [*self.arbiter.stored_versions(ids), *((log, read) if read < log else (0, 0))]
 
     def signed_logs(self) -> list[Log]:
         """Every match and season the views hold, for the witnesses' passes."""

@@ -1,6 +1,6 @@
 """What a hostile player, page or stranger tries (issue 25): forcing a sign-in or a sign-out
-from another site, a personal link's secret used as the API's token, links built from a
-forged Host header."""
+from another site, a personal link's secret used as the API's token, a browser's cookie used
+after its session ended or forged, links built from a forged Host header."""
 
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ from service_harness import eventually
 
 from commands.cli.matchfile import load, play
 from commands.service.arbiter import Arbiter
-from commands.service.tokens import Tokens
+from commands.service.tokens import LIFE, HostToken, PlayerTokens, Tokens
 from commands.web.app import create_app
 from commands.web.worker import Settings
-from tests.service.test_pages_forms import MATCH, SEED, opened
+from tests.service.test_host_pages import text_of
+from tests.service.test_pages_forms import MATCH, SEED, csrf_of, opened
 from tests.support.host_key import SIGNER
 
 PUBLIC = "https://arbiter.example"
@@ -89,6 +90,101 @@ def test_a_join_code_opens_the_pages_only_and_a_new_link_revokes_it(live):
     assert gone.status_code == 401 and "Sign in first" in gone.text
     again = client.post(f"/m/{MATCH}/session", data={"token": code})
     assert again.status_code == 403
+
+
+def signs_in(browser: TestClient, path: str, code: str, cookie: str) -> str:
+    """The session `browser` opens by posting `code` to `path` (a personal link opened):
+    the secret of the cookie it is given, which lasts LIFE."""
+    answer = browser.post(path, data={"token": code}, follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+    said = answer.headers["set-cookie"]
+    assert LIFE - 5 <= int(re.search(r"Max-Age=(\d+)", said)[1]) <= LIFE  # as long as it lasts
+    assert "HttpOnly" in said and "SameSite=strict" in said
+    return browser.cookies[cookie]
+
+
+def test_each_browser_opens_a_session_of_its_own_and_a_new_link_ends_them_all(live):
+    """A phone and a laptop open bob's link: each gets a session of its own, neither the
+    code; logging out on one leaves the other; a thief's copy of a cookie dies with it; a new
+    link signs out every browser the old one did."""
+    app, phone = live
+    laptop = TestClient(phone.app)  # a second browser of the same service
+    code = Tokens(app).issue_joins(MATCH, ["bob"])["bob"]
+    said = text_of(phone.get(f"/m/{MATCH}/join").text)  # what the link's page tells bob
+    assert "signs this browser in with a sign-in of its own, kept for 90 days" in said
+    assert "(the cookie does not hold the code); log out to end it in this browser alone" in said
+    assert "until the host gives you a new link, which signs out every browser" in said
+    before = (app.match(MATCH).version, app.season("live").version)
+    on_phone = signs_in(phone, f"/m/{MATCH}/session", code, "arbiter_player")
+    on_laptop = signs_in(laptop, f"/m/{MATCH}/session", code, "arbiter_player")
+    assert len({on_phone, on_laptop, code}) == 3 and re.fullmatch(r"[\w-]{43}", on_phone)
+    assert signs_in(phone, f"/m/{MATCH}/session", code, "arbiter_player") == on_phone  # kept
+    assert (app.match(MATCH).version, app.season("live").version) == before  # no log holds one
+    me = phone.get(f"/m/{MATCH}/me")
+    assert me.status_code == 200 and f"bob in {MATCH}" in me.text
+
+    out = phone.post(f"/m/{MATCH}/logout", data={"csrf": csrf_of(me.text)},
+                     follow_redirects=False)
+    assert out.status_code == 303 and 'arbiter_player=""' in out.headers["set-cookie"]
+    assert laptop.get(f"/m/{MATCH}/me").status_code == 200  # the laptop is still signed in
+    thief = TestClient(phone.app, cookies={"arbiter_player": on_phone})  # a copy of the cookie
+    ended = thief.get(f"/m/{MATCH}/me")
+    assert ended.status_code == 401 and "session_ended" in ended.text
+
+    on_phone = signs_in(phone, f"/m/{MATCH}/session", code, "arbiter_player")  # the code works
+    service = phone.app.state.service  # type: ignore[attr-defined]
+    service.tokens.issue_joins(MATCH, ["bob"])  # the host's page gives bob a new link
+    for browser in (phone, laptop):
+        refused = browser.get(f"/m/{MATCH}/me")
+        said = text_of(refused.text)
+        assert refused.status_code == 401 and "session_ended" in said
+        assert "This browser's sign-in has ended (a new link replaced the one it opened, or " \
+               "it expired): open the newest personal link the host sent you." in said
+    assert phone.post(f"/m/{MATCH}/session", data={"token": code}).status_code == 403
+
+
+def test_each_browser_of_the_host_has_its_own_session_and_a_new_link_ends_them(live):
+    app, desk = live
+    home = TestClient(desk.app)
+    code = Tokens(app).set_host_join()
+    at_desk = signs_in(desk, "/host/session", code, "arbiter_host")
+    at_home = signs_in(home, "/host/session", code, "arbiter_host")
+    assert len({at_desk, at_home, code}) == 3
+    dashboard = desk.get("/host")
+    out = desk.post("/host/logout", data={"csrf": csrf_of(dashboard.text)},
+                    follow_redirects=False)
+    assert out.status_code == 303 and "Path=/host" in out.headers["set-cookie"]
+    assert home.get("/host").status_code == 200
+    assert TestClient(desk.app, cookies={"arbiter_host": at_desk}).get("/host").status_code == 401
+    desk.app.state.service.tokens.set_host_join()  # type: ignore[attr-defined]
+    ended = home.get("/host")
+    assert ended.status_code == 401 and "session_ended" in ended.text
+    assert "open the host's newest link" in text_of(ended.text)
+
+
+def test_a_forged_or_padded_cookie_is_refused_without_a_store_read(live, monkeypatch):
+    app, client = live
+    service = client.app.state.service  # type: ignore[attr-defined]
+    code = Tokens(app).issue_joins(MATCH, ["bob"])["bob"]
+    secret = signs_in(client, f"/m/{MATCH}/session", code, "arbiter_player")
+    reads: list[object] = []
+    repository = service.arbiter.repository
+    real_get = repository.get
+    kept = {PlayerTokens.create_id(MATCH), HostToken.create_id()}  # where sessions are
+    monkeypatch.setattr(repository, "get", lambda aggregate_id, **k: (
+        reads.append(aggregate_id) if aggregate_id in kept else None) or real_get(aggregate_id,
+                                                                                    **k))
+    for forged in (secret + "=", secret[:-1], secret + "%C2%A0", "x" * 43 + "!", code + "%20", ""):
+        client.cookies.clear()
+        refused = TestClient(client.app, cookies={"arbiter_player": forged,
+                                                  "arbiter_host": forged})
+        for path in (f"/m/{MATCH}/me", "/host"):
+            answer = refused.get(path)
+            assert answer.status_code == 401, (forged, path)
+    assert reads == []  # none has a session's shape
+    assert TestClient(client.app, cookies={"arbiter_player": secret}).get(
+        f"/m/{MATCH}/me").status_code == 200
+    assert reads == []  # opened by this process: known without a read
 
 
 def test_links_and_verify_lines_come_from_the_public_url_never_the_host_header(live):

@@ -35,10 +35,11 @@ HOST = parse_verifier_key(SIGNER.verifier_key())
 class RunningWitness:
     """A witness (audit.cosign) served over HTTP on the loopback."""
 
-    def __init__(self, folder: Path, name: str, prefix: str, trusted: Any = HOST) -> None:
-        self.witness = cosign.Witness(cosign.generate(name), [(prefix, trusted)],
-                                      cosign.WitnessState(folder / f"{name[-2:]}.state"),
-                                      lambda: int(time.time()))
+    def __init__(self, folder: Path, name: str, prefix: str, trusted: Any = HOST,
+                 kind: type[cosign.Witness] = cosign.Witness) -> None:
+        self.witness = kind(cosign.generate(name), [(prefix, trusted)],
+                            cosign.WitnessState(folder / f"{name[-2:]}.state"),
+                            lambda: int(time.time()))
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"

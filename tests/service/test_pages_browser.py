@@ -211,6 +211,8 @@ def test_a_player_votes_and_the_public_page_follows_the_close_live(browser, seed
     assert token not in browser.current_url
     cookie = browser.get_cookie("arbiter_player")
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+    assert cookie["value"] != token  # the browser's own session, never the link's code
+    assert server.service.tokens.in_session(MATCH, cookie["value"]) == "bob"
     assert browser.execute_script("return document.cookie") == ""  # no script reads it
     assert browser.find_element(By.TAG_NAME, "h1").text == f"bob in {MATCH}"
     assert "round 1 under way" in browser.find_element(By.CLASS_NAME, "status").text

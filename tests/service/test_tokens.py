@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import time
+from typing import cast
 
 from click.testing import CliRunner
 
 from commands.cli.main import cli
 from commands.service.arbiter import Arbiter
-from commands.service.tokens import Tokens
+from commands.service.tokens import Session, Tokens
 from tests.support.host_key import SIGNER
 from tests.test_match_ledger import new_match
 
@@ -124,3 +125,93 @@ def test_a_new_host_link_alone_keeps_the_api_token(sqlite_url):
     assert tokens.is_host(token)  # the API token stays
     assert tokens.is_host_join(second.partition("#")[2])
     assert not tokens.is_host_join(first.partition("#")[2])  # the old link is revoked
+
+
+def test_sessions_are_digests_beside_their_code_and_end_with_it(sqlite_url, monkeypatch):
+    """Each browser's session is a secret of its own, stored as its digest only and never in
+    a match's or season's log; it ends at its logout, at a new link, after LIFE, or when its
+    player opens more than SESSIONS; a second worker learns of an end within FRESH."""
+    from commands.service import tokens as module
+
+    monkeypatch.setattr(module, "FRESH", 0.2)
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    new_match(app)
+    tokens, other = Tokens(app), Tokens(Arbiter(sqlite_url))  # two worker processes
+    code = tokens.issue_joins("m1", ["ann"])["ann"]
+    logs = (app.match("m1").version, app.season("spring").version)
+    phone, laptop = tokens.open_session("m1", code), other.open_session("m1", code)
+    assert phone is not None and laptop is not None
+    assert phone.who == laptop.who == "ann" and phone.left == laptop.left == module.LIFE
+    assert len({phone.secret, laptop.secret, code}) == 3
+    again = tokens.open_session("m1", code, held=phone.secret)  # the same browser again
+    assert again is not None and again.secret == phone.secret and again.left <= phone.left
+    assert tokens.open_session("m1", code, held=laptop.secret).secret == laptop.secret
+    assert tokens.open_session("m1", "x" * 43) is None
+    shared = tokens.open_session("m1", tokens.issue_joins("m1", ["bob"])["bob"], held=phone.secret)
+    assert shared is not None and shared.who == "bob"  # bob's link on ann's phone: hers ends
+    assert tokens.in_session("m1", phone.secret) is None
+    phone = cast(Session, tokens.open_session("m1", code))
+    assert tokens.in_session("m1", code) is None  # a code is no session, nor a session a code
+    assert tokens.joiner("m1", phone.secret) is None
+    assert (app.match("m1").version, app.season("spring").version) == logs
+
+    rows = app.recorder.select_notifications(1, 10_000)
+    stored = b"".join(app.mapper.cipher.decrypt(n.state) for n in rows)
+    for secret in (phone.secret, laptop.secret):
+        assert secret.encode() not in stored
+        assert hashlib.sha256(secret.encode()).hexdigest().encode() in stored
+
+    assert tokens.in_session("m1", laptop.secret) == "ann"
+    other.end_session("m1", phone.secret)  # the phone logs out, on the other worker
+    assert other.in_session("m1", phone.secret) is None
+    deadline = time.monotonic() + 2
+    while tokens.in_session("m1", phone.secret) is not None:
+        assert time.monotonic() < deadline, "a session that logged out kept working"
+        time.sleep(0.05)
+    assert tokens.in_session("m1", laptop.secret) == "ann"
+
+    many = [tokens.open_session("m1", code) for _ in range(module.SESSIONS)]
+    assert all(tokens.in_session("m1", s.secret) == "ann" for s in many if s is not None)
+    assert tokens.in_session("m1", laptop.secret) is None  # the oldest of eleven ended
+
+    monkeypatch.setattr(module, "LIFE", 0.3)  # ended by time
+    brief = tokens.open_session("m1", code)
+    assert brief is not None and tokens.in_session("m1", brief.secret) == "ann"
+    time.sleep(0.35)
+    assert tokens.in_session("m1", brief.secret) is None
+    monkeypatch.setattr(module, "LIFE", 60.0)
+
+    host_code = tokens.set_host_join()
+    desk = tokens.open_host_session(host_code)
+    assert desk is not None and desk.who == "host" and tokens.is_host_session(desk.secret)
+    assert not tokens.is_host_session(host_code) and tokens.in_session("m1", desk.secret) is None
+    kept = tokens.open_session("m1", code)
+    assert kept is not None
+    tokens.issue_joins("m1", ["ann"])  # a new link: every session of the old code ends
+    tokens.set_host_join()
+    assert tokens.in_session("m1", kept.secret) is None and not tokens.is_host_session(desk.secret)
+    assert tokens.open_session("m1", code) is None and tokens.open_host_session(host_code) is None
+
+
+def test_made_up_sessions_cost_no_store_reads(sqlite_url, monkeypatch):
+    from commands.service import tokens as module
+
+    monkeypatch.setattr(module, "UNKNOWN", 60.0)
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    new_match(app)
+    tokens = Tokens(app)
+    opened = tokens.open_session("m1", tokens.issue_joins("m1", ["ann"])["ann"])
+    assert opened is not None
+    reads: list[object] = []
+    real_get = app.repository.get
+    monkeypatch.setattr(app.repository, "get", lambda *a, **k: reads.append(a) or real_get(*a, **k))
+    secret = opened.secret
+    for made_up in (secret + "\u00a0", " " + secret, secret[:-1], secret + "=", "x" * 43 + "!"):
+        assert tokens.in_session("m1", made_up) is None and not tokens.is_host_session(made_up)
+        tokens.end_session("m1", made_up)
+        tokens.end_host_session(made_up)
+    assert reads == []  # none has a session's shape
+    assert tokens.in_session("m1", secret) == "ann" and reads == []
+    for _ in range(500):
+        assert tokens.in_session("m1", module.new_token()) is None
+    assert len(reads) == 1

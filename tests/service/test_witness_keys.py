@@ -81,7 +81,7 @@ def client(tmp_path: Path) -> Iterator[tuple[TestClient, Arbiter]]:
 def signed_in(client: TestClient, app: Arbiter, player: str) -> str:
     token = Tokens(app).issue_joins(FILE.match, [player])[player]
     client.post(f"/m/{FILE.match}/session", data={"token": token}, follow_redirects=False)
-    return csrf_of(token)
+    return csrf_of(client.cookies["arbiter_player"])  # the session's, as the page's forms carry
 
 
 def test_the_page_calls_refuse_what_is_not_the_players_own(client):

@@ -81,7 +81,7 @@ def install(app: FastAPI) -> None:
         told = str(said["message"])
         if isinstance(error, HTTPException) and status == 404:
             told = "nothing is served at this address"
-        elif status == 401:
+        elif status == 401 and said["error"] == "missing_token":
             told = "open the host's link: arbiter tokens host prints it" \
                 if join == "/host/join" else "ask the host for your link: it opens your page " \
                                             "and keeps you signed in"

@@ -29,6 +29,8 @@ from commands.web.pages.session import (
     csrf_of,
     csrf_ok,
     host_of,
+    join_page,
+    not_signed_in,
     same_origin,
     signed_in,
     signed_out,
@@ -55,36 +57,42 @@ JUST_SAVED = 1.0  # seconds a host's page waits for the views to read what was j
 
 @router.get("/join", response_class=HTMLResponse)
 def join() -> HTMLResponse:
-    return page("join.html", action=f"{HOST_PATH}/session", match=None, error=None)
+    return join_page(f"{HOST_PATH}/session", None)
 
 
 @router.post("/session")
 def session(request: Request, svc: Svc,
             token: Annotated[str, Form(max_length=200)] = "") -> Response:
-    """The host link's join code becomes the host's cookie for `/host`."""
+    """The host link's join code opens a session of this browser's own for `/host`."""
     same_origin(svc, request)
     code = token.strip(" \t\r\n")  # as pasted; any other character makes it another code
-    if not svc.tokens.is_host_join(code):
-        return page("join.html", status=403, action=f"{HOST_PATH}/session", match=None,
-                    error="This is not the join code of the host's link, or a new link "
-                          "replaced it (`arbiter tokens host` prints a new one).")
-    return signed_in(request, HOST_PATH, HOST_COOKIE, code, HOST_PATH)
+    opened = svc.tokens.open_host_session(code, request.cookies.get(HOST_COOKIE))
+    if opened is None:
+        return join_page(f"{HOST_PATH}/session", None, status=403,
+                         error="This is not the join code of the host's link, or a new link "
+                               "replaced it (`arbiter tokens host` prints a new one).")
+    return signed_in(request, HOST_PATH, HOST_COOKIE, opened, HOST_PATH)
 
 
 @router.post("/logout")
 def logout(request: Request, svc: Svc, csrf: Annotated[str, Form()] = "") -> Response:
+    """End this browser's session (the host's others stay open)."""
     same_origin(svc, request)
-    token = host_of(svc, request)
-    if token is not None and not csrf_ok(token, csrf):
-        raise ApiError(403, "wrong_form", "this form is stale: reload the page")
+    secret = host_of(svc, request)
+    if secret is not None:
+        if not csrf_ok(secret, csrf):
+            raise ApiError(403, "wrong_form", "this form is stale: reload the page")
+        svc.tokens.end_host_session(secret)
     return signed_out(request, "/", HOST_COOKIE, HOST_PATH)
 
 
 def signed_in_host(svc: Service, request: Request) -> str:
-    token = host_of(svc, request)
-    if token is None:
-        raise ApiError(401, "missing_token", "open the host's link (`arbiter tokens host`)")
-    return token
+    """The reader's host session secret, else the 401 that says why."""
+    secret = host_of(svc, request)
+    if secret is None:
+        raise not_signed_in(request, HOST_COOKIE, "the host's newest link (arbiter tokens "
+                            "host --link-only prints one)")
+    return secret
 
 
 def host_form(svc: Service, request: Request, data: FormData) -> str:

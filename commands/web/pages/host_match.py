@@ -47,6 +47,7 @@ from domain.decider import HOST
 from domain.decider import PUBLIC as EVERYONE
 from domain.errors import RuleViolation
 from domain.games import get_game
+from domain.logs import check_plays
 from projections import story
 from projections.announcement import announcement, last_told
 from projections.dashboard import (
@@ -167,8 +168,9 @@ def issuing_one(svc: Service, request: Request, match_id: str, data: FormData) -
     """One player's new link (a lost one): it replaces theirs alone."""
     token = host_form(svc, request, data)
     player = text(data, "player", 100)
-    if player not in story.players_of(read_view(svc, match_id, HOST, None)):
-        error = RuleViolation("unknown_player", f"{player!r} does not play in {match_id}")
+    try:
+        check_plays(player, story.players_of(read_view(svc, match_id, HOST, None)), match_id)
+    except RuleViolation as error:
         return match_page(svc, request, match_id, token, refused=refusal("link", error, data),
                           status=422)
     return links_page(svc, match_id, svc.tokens.issue_joins(match_id, [player]))

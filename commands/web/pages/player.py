@@ -25,7 +25,9 @@ from commands.web.pages.session import (
     PLAYER_COOKIE,
     csrf_of,
     csrf_ok,
+    join_page,
     match_path,
+    not_signed_in,
     player_of,
     same_origin,
     signed_in,
@@ -45,38 +47,43 @@ router = APIRouter(route_class=Route, prefix="/m/{match_id}", include_in_schema=
 
 @router.get("/join", response_class=HTMLResponse)
 def join(match_id: MatchId) -> HTMLResponse:
-    return page("join.html", action=f"{match_path(match_id)}/session", match=match_id,
-                error=None)
+    return join_page(f"{match_path(match_id)}/session", match_id)
 
 
 @router.post("/session")
 def session(match_id: MatchId, request: Request, svc: Svc,
             token: Annotated[str, Form(max_length=200)] = "") -> Response:
-    """A player's join code becomes their cookie for this match's pages."""
+    """A player's join code opens a session of this browser's own for this match's pages."""
     same_origin(svc, request)
     code = token.strip(" \t\r\n")  # as pasted; any other character makes it another code
-    if not svc.tokens.joiner(match_id, code):
-        return page("join.html", status=403, action=f"{match_path(match_id)}/session",
-                    match=match_id, error="This is not a join code for this match, or the "
-                    "host has given you a new link since: ask the host for your link again.")
-    return signed_in(request, f"{match_path(match_id)}/me", PLAYER_COOKIE, code,
+    opened = svc.tokens.open_session(match_id, code, request.cookies.get(PLAYER_COOKIE))
+    if opened is None:
+        return join_page(f"{match_path(match_id)}/session", match_id, status=403,
+                         error="This is not a join code for this match, or the host has "
+                               "given you a new link since: ask the host for your link again.")
+    return signed_in(request, f"{match_path(match_id)}/me", PLAYER_COOKIE, opened,
                      match_path(match_id))
 
 
 @router.post("/logout")
 def logout(match_id: MatchId, request: Request, svc: Svc,
            csrf: Annotated[str, Form()] = "") -> Response:
+    """End this browser's session (the player's others stay open)."""
     same_origin(svc, request)
     me = player_of(svc, request, match_id)
-    if me is not None and not csrf_ok(me[1], csrf):
-        raise ApiError(403, "wrong_form", "this form is stale: reload the page")
+    if me is not None:
+        if not csrf_ok(me[1], csrf):
+            raise ApiError(403, "wrong_form", "this form is stale: reload the page")
+        svc.tokens.end_session(match_id, me[1])
     return signed_out(request, match_path(match_id), PLAYER_COOKIE, match_path(match_id))
 
 
 def signed_in_player(svc: Service, request: Request, match_id: str) -> tuple[str, str]:
+    """(player, session secret) of the reader, else the 401 that says why."""
     me = player_of(svc, request, match_id)
     if me is None:
-        raise ApiError(401, "missing_token", "open the personal link the host sent you")
+        raise not_signed_in(request, PLAYER_COOKIE, "the newest personal link the host sent "
+                            "you")
     return me
 
 

@@ -3,8 +3,10 @@ as of any round), a season's standings."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import quote
+from uuid import UUID
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
@@ -14,7 +16,7 @@ from commands.web.edge import Route
 from commands.web.models import MatchId, SeasonId
 from commands.web.pages.browser_check import browser_check
 from commands.web.pages.session import player_of
-from commands.web.pages.templating import page
+from commands.web.pages.templating import HEADERS, page
 from commands.web.reading import (
     read_checkpoints,
     read_match,
@@ -25,16 +27,45 @@ from commands.web.reading import (
 )
 from commands.web.routes.public import Round
 from commands.web.worker import Service
+from domain.checkpoints import (
+    MatchCheckpoints,
+    MatchCosignatures,
+    SeasonCheckpoints,
+    SeasonCosignatures,
+)
 from domain.decider import PUBLIC
+from domain.match import Match
+from domain.season import Season
 from projections import story
 
 router = APIRouter(route_class=Route, include_in_schema=False)
 
 
+def for_anyone(svc: Service, name: str, logs: Sequence[UUID],
+               draw: Callable[[], HTMLResponse]) -> HTMLResponse:
+    """A page that is the same for every reader not signed in to it, drawn once per change of
+    the `logs` it shows (none: of any log) or of the views, and then answered from that:
+    strangers asking together cost one drawing, not one each (a player's vote must not wait
+    behind them)."""
+    found = svc.pages.get(name, logs, lambda: (bytes(draw().body), False))
+    return HTMLResponse(found.body, headers=HEADERS)
+
+
+def season_logs(season: str) -> list[UUID]:
+    """A season's own logs: its standings, checkpoints and witnesses' cosignatures."""
+    return [Season.create_id(season), SeasonCheckpoints.create_id(season),
+            SeasonCosignatures.create_id(season)]
+
+
+def match_logs(match_id: str) -> list[UUID]:
+    return [Match.create_id(match_id), MatchCheckpoints.create_id(match_id),
+            MatchCosignatures.create_id(match_id)]
+
+
 @router.get("/", response_class=HTMLResponse)
 def index(svc: Svc) -> HTMLResponse:
-    matches = read_matches(svc)
-    return page("index.html", seasons=read_seasons(svc), matches=matches)
+    return for_anyone(svc, "/", (), lambda: page("index.html", seasons=read_seasons(svc),
+                                                  matches=read_matches(svc)))
 
 
 def told(view: dict[str, Any], open_round: int | None = None) -> dict[str, Any]:
@@ -76,13 +107,28 @@ def public_page(svc: Service, match_id: str, round: int | None) -> dict[str, Any
 def match_page(match_id: MatchId, request: Request, svc: Svc,
                round: Round = None) -> HTMLResponse:
     me = player_of(svc, request, match_id)
-    return page("match.html", **public_page(svc, match_id, round),
-                me=me[0] if me else None, origin=svc.settings.public_url.rstrip("/"),
-                browser_check=browser_check(svc, f"/matches/{quote(match_id)}/bundle", match_id))
+
+    def draw() -> HTMLResponse:
+        return page("match.html", **public_page(svc, match_id, round),
+                    me=me[0] if me else None, origin=svc.settings.public_url.rstrip("/"),
+                    browser_check=browser_check(svc, f"/matches/{quote(match_id)}/bundle",
+                                                match_id))
+
+    if me:
+        return draw()
+    season = svc.arbiter.season_of(match_id)
+    return for_anyone(svc, f"/m/{match_id}?round={round}",
+                      [*match_logs(match_id), *(season_logs(season) if season else [])], draw)
 
 
 @router.get("/s/{season}", response_class=HTMLResponse)
 def season_page(season: SeasonId, svc: Svc) -> HTMLResponse:
+    logs = [*season_logs(season),
+            *(log for m in svc.arbiter.season_matches(season) for log in match_logs(m))]
+    return for_anyone(svc, f"/s/{season}", logs, lambda: drawn_season(svc, season))
+
+
+def drawn_season(svc: Service, season: str) -> HTMLResponse:
     standings = read_standings(svc, season, PUBLIC)
     history = standings["history"]
     left = rulings(standings["eliminated"], history)

@@ -46,10 +46,16 @@ def followable(match_id: MatchId, svc: Svc) -> None:
     check_viewer(svc, match_id, PUBLIC)
 
 
-@router.get("/matches/{match_id}", summary="The public view of a match")
-def public_view(match_id: MatchId, svc: Svc, round: Round = None,
-                min_seq: MinSeq = 0) -> dict[str, Any]:
-    return read_view(svc, match_id, PUBLIC, round)
+@router.get("/matches/{match_id}", summary="The public view of a match",
+            response_model=dict[str, Any])
+def public_view(match_id: MatchId, request: Request, svc: Svc, round: Round = None,
+                min_seq: MinSeq = 0) -> Response:
+    # The view is the match's log folded (from the view tables as far as they go), so it
+    # changes only with that log: built once per change for everyone who asks.
+    found = svc.arbiter.builds.get(
+        f"public-view/{match_id}?round={round}", [Match.create_id(match_id)],
+        lambda: (as_json(read_view(svc, match_id, PUBLIC, round)), False))
+    return answered(request, found, "application/json")
 
 
 @router.get("/matches/{match_id}/audit", summary="Every entry's hash and commitments, and "

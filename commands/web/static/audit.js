@@ -616,25 +616,20 @@
     return hex(await sha256(utf8.encode(joined)));
   }
 
-  class MatchVerifier {
+  /* What a match's verifier and a season's share, as audit/verify.py and audit/season_verify.py
+   * check each log: the run over the lines, the chain of entries, each signed checkpoint (in
+   * the CLI's order, so that both name the same first failure) and the end. Each names its own
+   * lines (`take`), header, entries and checkpoint extension lines. */
+  class LogVerifier {
     constructor(key, seen) {
-      this.trusted = key;
       this.keys = key ? [key] : [];
       this.seen = seen;
       this.header = null;
       this.line = 0;
       this.size = 0;
       this.prev = GENESIS_PREV;
-      this.round = 0;
-      this.closed = -1;
       this.tree = new TreeBuilder();
-      this.tree.leaves = [];  // every leaf hash, for the proofs a player's page shows
-      this.hashes = [];  // every entry's hash, for the receipts a player's page checks
-      this.sealOpened = null;
-      this.contributions = {};
       this.checkpoints = [];
-      this.ended = false;
-      this.results = null;
     }
 
     async run(lines) {
@@ -643,11 +638,131 @@
           this.line += 1;
           await this.take(parseLine(raw, this.size));
         }
+        if (this.header === null) throw new AuditError("malformed_header", "the bundle is empty");
         await this.finish();
       } catch (error) {
         if (error instanceof AuditError) error.line = error.line || this.line || null;
         throw error;
       }
+      return this.result();
+    }
+
+    async adopt(h) {
+      const signer = await headerKey(h);
+      if (h.kind === "full") throw fullBundle();
+      this.keys = this.keys.length ? this.keys : (signer ? [signer] : []);
+      this.header = h;
+    }
+
+    /* The chain's checks of entry `seq`, once its hash holds. */
+    chained(e, seq) {
+      if (e.seq !== seq) {
+        throw new AuditError("bad_seq", "found seq " + JSON.stringify(e.seq) + " where seq " +
+          seq + " is due: an entry was dropped, inserted or moved", seq);
+      }
+      if (e.prev !== this.prev) {
+        throw new AuditError("broken_chain", "prev is not the hash of the entry before", seq);
+      }
+      if (seq > this.header.entries) {
+        throw new AuditError("unexpected_line", "the header announces " + this.header.entries +
+          " entries", seq);
+      }
+    }
+
+    /* Entry `seq` into the tree: the first entries of a log this browser saw before must be
+     * the ones it saw (audit/witness.py). */
+    async append(e, leaf, seq) {
+      await this.tree.append(leaf);
+      this.prev = e.hash;
+      this.size = seq;
+      const seen = this.seen;
+      if (seen && seq === seen.size && !equalBytes(await this.tree.root(), seen.root)) {
+        throw new AuditError("inconsistent_checkpoints", "the first " + seen.size + " entries " +
+          "are not the log of " + seen.origin + " seen before under a signed checkpoint of " +
+          "that size: the host signed two histories", seq);
+      }
+    }
+
+    /* A checkpoint line: its shape, whether the log takes one, the count the header
+     * announces, the host's signature, the log's own extension lines, its place after the
+     * entry of its size, its consistency with the one before and its root; then what only
+     * the log checks of it (`signed`, which keeps it). */
+    async checkpoint(c) {
+      const seq = this.size || null;
+      if (!(keysAre(c, ["note", "consistency"]) && isStr(c.note) && Array.isArray(c.consistency))) {
+        throw new AuditError("malformed_checkpoint", "a checkpoint line is {note, consistency}", seq);
+      }
+      this.takesCheckpoints(seq);
+      const announced = get(this.header, "checkpoints");
+      if (announced !== null && this.checkpoints.length >= announced) {
+        throw new AuditError("unexpected_line", "the header announces " + announced +
+          " checkpoints", seq);
+      }
+      const checkpoint = await signedCheckpoint(c.note, this.keys, this.header.origin, seq);
+      const lines = this.extensions(checkpoint.extensions);
+      if (this.misplaced(checkpoint.size)) {
+        throw new AuditError("checkpoint_misplaced", "a checkpoint of size " + checkpoint.size +
+          " must follow entry " + checkpoint.size + ", not entry " + this.size, seq);
+      }
+      const previous = this.checkpoints.length ? this.checkpoints[this.checkpoints.length - 1] : null;
+      const proof = c.consistency.map((x) => unb64Hash(x, seq));
+      const consistent = previous ? await verifyConsistency(previous.size, checkpoint.size,
+        previous.root, checkpoint.root, proof) : !proof.length;
+      if (!consistent) {
+        throw new AuditError("inconsistent_checkpoints",
+          this.inconsistent(previous ? previous.size : 0), seq);
+      }
+      if (!equalBytes(checkpoint.root, await this.tree.root())) {
+        throw new AuditError("root_mismatch", "the signed root is not the Merkle root of the " +
+          "first " + checkpoint.size + " entries", seq);
+      }
+      this.signed(checkpoint, lines, c.note, seq);
+    }
+
+    /* What a log refuses of any checkpoint line (nothing, but in a match created unsigned). */
+    takesCheckpoints(seq) {}
+
+    misplaced(size) {
+      return size !== this.size;
+    }
+
+    inconsistent(size) {
+      return "the checkpoint does not extend the one before (size " + size + ")";
+    }
+
+    /* The end's checks both logs make, after their own: every checkpoint announced is
+     * there, and none older than this browser verified before (audit/witness.py). */
+    checkEnd() {
+      const announced = get(this.header, "checkpoints");
+      if (announced !== null && this.checkpoints.length < announced) {
+        throw new AuditError("missing_checkpoint", "the header announces " + announced +
+          " checkpoints, the bundle holds " + this.checkpoints.length + ": the last were cut",
+          this.size);
+      }
+      const last = this.checkpoints.length ? this.checkpoints[this.checkpoints.length - 1].size : 0;
+      if (this.seen && last < this.seen.size) {
+        throw new AuditError("rolled_back", "a signed checkpoint of " + this.seen.size +
+          " entries of " + this.seen.origin + " was verified here before; this bundle's last " +
+          "covers " + last + " (of its " + this.size + " entries): it was rolled back to an " +
+          "older checkpoint", this.size);
+      }
+    }
+  }
+
+  class MatchVerifier extends LogVerifier {
+    constructor(key, seen) {
+      super(key, seen);
+      this.round = 0;
+      this.closed = -1;
+      this.tree.leaves = [];  // every leaf hash, for the proofs a player's page shows
+      this.hashes = [];  // every entry's hash, for the receipts a player's page checks
+      this.sealOpened = null;
+      this.contributions = {};
+      this.ended = false;
+      this.results = null;
+    }
+
+    result() {
       const h = this.header;
       return { ok: true, kind: "match", id: h.match, origin: h.origin, key: this.keys[0] || null,
         entries: this.size, hashes: this.hashes, leaves: this.tree.leaves,
@@ -689,10 +804,7 @@
       if (!isOriginOf(h.origin, "match", h.match)) {
         throw new AuditError("malformed_header", "origin must be PREFIX/match/" + h.match);
       }
-      const signer = await headerKey(h);
-      if (full) throw fullBundle();
-      this.keys = this.keys.length ? this.keys : (signer ? [signer] : []);
-      this.header = h;
+      await this.adopt(h);
     }
 
     async entry(e) {
@@ -706,17 +818,7 @@
           hex(await sha256(concat(EVENT_PREFIX, leaf))) !== e.hash) {
         throw new AuditError("bad_hash", "the hash is not SHA-256 of the entry's canonical text", seq);
       }
-      if (e.seq !== seq) {
-        throw new AuditError("bad_seq", "found seq " + JSON.stringify(e.seq) + " where seq " +
-          seq + " is due: an entry was dropped, inserted or moved", seq);
-      }
-      if (e.prev !== this.prev) {
-        throw new AuditError("broken_chain", "prev is not the hash of the entry before", seq);
-      }
-      const h = this.header;
-      if (seq > h.entries) {
-        throw new AuditError("unexpected_line", "the header announces " + h.entries + " entries", seq);
-      }
+      this.chained(e, seq);
       this.checkEnvelope(e, seq);
       if (seq <= 2) this.checkAgainstHeader(e);
       else if (NOTED.has(e.kind)) await this.publicFact(e);
@@ -729,11 +831,8 @@
         this.checkSignedClose(seq - 1);
         this.round = round;
       }
-      await this.tree.append(leaf);
-      this.prev = e.hash;
-      this.size = seq;
+      await this.append(e, leaf, seq);
       this.hashes.push(e.hash);
-      if (this.seen && seq === this.seen.size) await checkSeen(this.seen, await this.tree.root(), seq);
     }
 
     checkEnvelope(e, seq) {
@@ -849,53 +948,35 @@
       }
     }
 
-    async checkpoint(c) {
-      const seq = this.size || null;
-      if (!(keysAre(c, ["note", "consistency"]) && isStr(c.note) && Array.isArray(c.consistency))) {
-        throw new AuditError("malformed_checkpoint", "a checkpoint line is {note, consistency}", seq);
-      }
-      const h = this.header;
-      if (get(h, "unsigned")) {
+    takesCheckpoints(seq) {
+      if (get(this.header, "unsigned")) {
         throw new AuditError("unexpected_line", "a checkpoint in the bundle of a match created " +
           "unsigned", seq);
       }
-      const announced = get(h, "checkpoints");
-      if (announced !== null && this.checkpoints.length >= announced) {
-        throw new AuditError("unexpected_line", "the header announces " + announced +
-          " checkpoints", seq);
-      }
-      const checkpoint = await signedCheckpoint(c.note, this.keys, h.origin, seq);
-      const ext = checkpoint.extensions;
+    }
+
+    extensions(ext) {
       const r = ext.length === 2 ? ROUND_LINE.exec(ext[0]) : null;
       const s = ext.length === 2 ? STATE_LINE.exec(ext[1]) : null;
       if (!r || !s) {
         throw new AuditError("malformed_checkpoint", "expected the extension lines 'round N' " +
           "and 'state HEX'");
       }
-      const round = Number(r[1]);
-      if (checkpoint.size !== this.size) {
-        throw new AuditError("checkpoint_misplaced", "a checkpoint of size " + checkpoint.size +
-          " must follow entry " + checkpoint.size + ", not entry " + this.size, seq);
+      return { round: Number(r[1]), state: s[1] };
+    }
+
+    inconsistent(size) {
+      return super.inconsistent(size) + ": its consistency proof fails";
+    }
+
+    signed(checkpoint, close, note, seq) {
+      if (close.round !== this.round) {
+        throw new AuditError("bad_round", "the checkpoint closes round " + close.round + ", but " +
+          "its last entry belongs to round " + this.round, seq);
       }
-      const previous = this.checkpoints.length ? this.checkpoints[this.checkpoints.length - 1] : null;
-      const proof = c.consistency.map((x) => unb64Hash(x, seq));
-      const consistent = previous ? await verifyConsistency(previous.size, checkpoint.size,
-        previous.root, checkpoint.root, proof) : !proof.length;
-      if (!consistent) {
-        throw new AuditError("inconsistent_checkpoints", "the checkpoint does not extend the " +
-          "one before (size " + (previous ? previous.size : 0) + "): its consistency proof fails", seq);
-      }
-      if (!equalBytes(checkpoint.root, await this.tree.root())) {
-        throw new AuditError("root_mismatch", "the signed root is not the Merkle root of the " +
-          "first " + checkpoint.size + " entries", seq);
-      }
-      if (round !== this.round) {
-        throw new AuditError("bad_round", "the checkpoint closes round " + round + ", but its " +
-          "last entry belongs to round " + this.round, seq);
-      }
-      this.checkpoints.push({ round, size: checkpoint.size, root: checkpoint.root,
-        state: s[1], note: c.note });
-      this.closed = round;
+      this.checkpoints.push({ round: close.round, size: checkpoint.size, root: checkpoint.root,
+        state: close.state, note });
+      this.closed = close.round;
     }
 
     checkSignedClose(last) {
@@ -906,8 +987,7 @@
       }
     }
 
-    async finish() {
-      if (this.header === null) throw new AuditError("malformed_header", "the bundle is empty");
+    finish() {
       const expected = this.header.entries;
       if (this.sealOpened !== null && this.size === expected) {
         throw new AuditError("missing_seal_proof", "the bundle ends before the proof of the " +
@@ -919,34 +999,7 @@
           this.size < expected ? this.size + 1 : this.size);
       }
       if (this.ended) this.checkSignedClose(this.size);
-      const announced = get(this.header, "checkpoints");
-      if (announced !== null && this.checkpoints.length < announced) {
-        throw new AuditError("missing_checkpoint", "the header announces " + announced +
-          " checkpoints, the bundle holds " + this.checkpoints.length + ": the last were cut",
-          this.size);
-      }
-      if (this.seen) {
-        const last = this.checkpoints.length ? this.checkpoints[this.checkpoints.length - 1].size : 0;
-        checkNotRolledBack(this.seen, last, this.size);
-      }
-    }
-  }
-
-  // -- what this browser saw before (audit/witness.py) -------------------------------------
-
-  async function checkSeen(seen, root, seq) {
-    if (!equalBytes(root, seen.root)) {
-      throw new AuditError("inconsistent_checkpoints", "the first " + seen.size + " entries " +
-        "are not the log of " + seen.origin + " seen before under a signed checkpoint of " +
-        "that size: the host signed two histories", seq);
-    }
-  }
-
-  function checkNotRolledBack(seen, last, entries) {
-    if (last < seen.size) {
-      throw new AuditError("rolled_back", "a signed checkpoint of " + seen.size + " entries " +
-        "of " + seen.origin + " was verified here before; this bundle's last covers " + last +
-        " (of its " + entries + " entries): it was rolled back to an older checkpoint", entries);
+      this.checkEnd();
     }
   }
 
@@ -964,35 +1017,16 @@
     return Object.hasOwn(value, "hash") ? "entry" : null;
   }
 
-  class SeasonVerifier {
+  class SeasonVerifier extends LogVerifier {
     constructor(key, seen) {
-      this.trusted = key;
-      this.keys = key ? [key] : [];
-      this.seen = seen;
-      this.header = null;
-      this.line = 0;
-      this.size = 0;
-      this.prev = GENESIS_PREV;
-      this.tree = new TreeBuilder();
+      super(key, seen);
       this.citing = null;
       this.matches = new Map();  // each match's signed sizes and roots
       this.added = new Set();  // the matches the season's public entries added
-      this.previous = null;
-      this.checkpoints = [];
       this.cited = 0;
     }
 
-    async run(lines) {
-      try {
-        for (const raw of lines) {
-          this.line += 1;
-          await this.take(parseLine(raw, this.size));
-        }
-        this.finish();
-      } catch (error) {
-        if (error instanceof AuditError) error.line = error.line || this.line || null;
-        throw error;
-      }
+    result() {
       const h = this.header;
       return { ok: true, kind: "season", id: h.season, origin: h.origin, key: this.keys[0] || null,
         entries: this.size, checkpoints: this.checkpoints, cited: this.cited,
@@ -1044,10 +1078,7 @@
       if (new Set(h.matches).size !== h.matches.length) {
         throw new AuditError("malformed_header", "matches must be distinct");
       }
-      const signer = await headerKey(h);
-      if (h.kind === "full") throw fullBundle();
-      this.keys = this.keys.length ? this.keys : (signer ? [signer] : []);
-      this.header = h;
+      await this.adopt(h);
     }
 
     async matchCheckpoints(m) {
@@ -1093,22 +1124,9 @@
         throw new AuditError("bad_hash", "the hash is not SHA-256 of the entry's canonical " +
           "text with the season prefix", seq);
       }
-      if (e.seq !== seq) {
-        throw new AuditError("bad_seq", "found seq " + JSON.stringify(e.seq) + " where seq " +
-          seq + " is due: an entry was dropped, inserted or moved", seq);
-      }
-      if (e.prev !== this.prev) {
-        throw new AuditError("broken_chain", "prev is not the hash of the entry before", seq);
-      }
-      if (seq > this.header.entries) {
-        throw new AuditError("unexpected_line", "the header announces " + this.header.entries +
-          " entries", seq);
-      }
+      this.chained(e, seq);
       this.checkEnvelope(e, seq);
-      await this.tree.append(leaf);
-      this.prev = e.hash;
-      this.size = seq;
-      if (this.seen && seq === this.seen.size) await checkSeen(this.seen, await this.tree.root(), seq);
+      await this.append(e, leaf, seq);
       if (CITING.has(e.kind)) {
         const data = e.public;
         const match = get(data, "match");
@@ -1177,43 +1195,23 @@
       this.cited += 1;
     }
 
-    async checkpoint(c) {
-      const seq = this.size || null;
-      if (!(keysAre(c, ["note", "consistency"]) && isStr(c.note) && Array.isArray(c.consistency))) {
-        throw new AuditError("malformed_checkpoint", "a checkpoint line is {note, consistency}", seq);
-      }
-      const announced = get(this.header, "checkpoints");
-      if (announced !== null && this.checkpoints.length >= announced) {
-        throw new AuditError("unexpected_line", "the header announces " + announced +
-          " checkpoints", seq);
-      }
-      const checkpoint = await signedCheckpoint(c.note, this.keys, this.header.origin, seq);
-      const ext = checkpoint.extensions;
+    extensions(ext) {
       if (!ext.length || !STANDINGS_LINE.test(ext[0])) {
         throw new AuditError("malformed_checkpoint", "a season checkpoint's first extension " +
           "line is 'standings HEX'");
       }
-      const marks = ext.slice(1).map((line) => {
+      return ext.slice(1).map((line) => {
         const found = MATCH_LINE.exec(line);
         if (!found) throw new AuditError("malformed_checkpoint", "expected 'match SIZE ROOT ID'");
         return { match: found[3], size: Number(found[1]), root: found[2] };
       });
-      if (checkpoint.size !== this.size || !this.size) {
-        throw new AuditError("checkpoint_misplaced", "a checkpoint of size " + checkpoint.size +
-          " must follow entry " + checkpoint.size + ", not entry " + this.size, seq);
-      }
-      const proof = c.consistency.map((x) => unb64Hash(x, seq));
-      const previous = this.previous;
-      const consistent = previous ? await verifyConsistency(previous.size, checkpoint.size,
-        previous.root, checkpoint.root, proof) : !proof.length;
-      if (!consistent) {
-        throw new AuditError("inconsistent_checkpoints", "the checkpoint does not extend the " +
-          "one before (size " + (previous ? previous.size : 0) + ")", seq);
-      }
-      if (!equalBytes(checkpoint.root, await this.tree.root())) {
-        throw new AuditError("root_mismatch", "the signed root is not the Merkle root of the " +
-          "first " + checkpoint.size + " entries", seq);
-      }
+    }
+
+    misplaced(size) {
+      return super.misplaced(size) || !this.size;  // none before entry 1 (size 0)
+    }
+
+    signed(checkpoint, marks, note, seq) {
       for (const mark of marks) {
         const root = (this.matches.get(mark.match) || new Map()).get(mark.size);
         if (!this.added.has(mark.match) || root === undefined || b64(root) !== mark.root) {
@@ -1221,28 +1219,17 @@
             "of " + mark.match + " (size " + mark.size + ") the host did not sign", seq);
         }
       }
-      this.previous = checkpoint;
-      this.checkpoints.push({ size: checkpoint.size, root: checkpoint.root, note: c.note });
+      this.checkpoints.push({ size: checkpoint.size, root: checkpoint.root, note });
     }
 
     finish() {
-      if (this.header === null) throw new AuditError("malformed_header", "the bundle is empty");
       const expected = this.header.entries;
       if (this.citing !== null || this.size < expected) {
         throw new AuditError("truncated", "the bundle ends after " + this.size + " of the " +
           expected + " entries its header announces, or before a citation",
           this.size < expected ? this.size + 1 : this.size);
       }
-      const announced = get(this.header, "checkpoints");
-      if (announced !== null && this.checkpoints.length < announced) {
-        throw new AuditError("missing_checkpoint", "the header announces " + announced +
-          " checkpoints, the bundle holds " + this.checkpoints.length + ": the last were cut",
-          this.size);
-      }
-      if (this.seen) {
-        const last = this.checkpoints.length ? this.checkpoints[this.checkpoints.length - 1].size : 0;
-        checkNotRolledBack(this.seen, last, this.size);
-      }
+      this.checkEnd();
     }
   }
 

@@ -1,0 +1,133 @@
+"""Pages anyone may read are drawn once per change of the log or the views and answered from
+that to every reader who is not signed in (issue 25: strangers asking together cost one
+drawing); a signed-in player's page is drawn for them alone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from service_harness import eventually
+
+from commands.cli.matchfile import load, play
+from commands.service.arbiter import Arbiter
+from commands.service.tokens import Tokens
+from commands.web.app import create_app
+from commands.web.pages import public
+from commands.web.worker import Settings
+from tests.service.test_pages_forms import MATCH, SEED, opened
+from tests.support.host_key import SIGNER
+
+
+def caught_up(client: TestClient, app: Arbiter, *matches: str) -> None:
+    views = client.app.state.service.views  # type: ignore[attr-defined]
+    wanted = matches or (MATCH,)
+    eventually(lambda: views.seqs(list(wanted)) == {m: app.match(m).version for m in wanted})
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Arbiter, str, TestClient]]:
+    url = f"sqlite:///{tmp_path}/shared.db"
+    app = Arbiter(url, signer=SIGNER)
+    play(app, opened(load(SEED), MATCH, "live"))
+    with TestClient(create_app(Settings(url=url, signer=SIGNER))) as client:
+        caught_up(client, app)
+        yield app, url, client
+    app.close()
+
+
+def fresh(url: str, path: str) -> str:
+    """The page as a new server, which has drawn nothing yet, draws it."""
+    with TestClient(create_app(Settings(url=url, signer=SIGNER))) as client:
+        return client.get(path).text
+
+
+def test_a_public_page_is_drawn_once_per_change_and_never_goes_stale(served, monkeypatch):
+    app, url, client = served
+    drawn: list[str] = []
+    real = public.page
+
+    def counted(template: str, **context: Any) -> Any:
+        drawn.append(template)
+        return real(template, **context)
+
+    monkeypatch.setattr(public, "page", counted)
+    paths = [f"/m/{MATCH}", "/s/live", "/", f"/m/{MATCH}?round=0"]
+    first = {path: client.get(path).text for path in paths}
+    for _ in range(4):
+        assert {path: client.get(path).text for path in paths} == first
+    assert sorted(drawn) == ["index.html", "match.html", "match.html", "season.html"]
+
+    # The host closes round 1: once the views have read it, every page is drawn again, and
+    # each is the page a server that never drew it would draw now.
+    app.submit(MATCH, "host", "close_round", {})
+    caught_up(client, app)
+    now = {path: client.get(path).text for path in paths}
+    assert len(drawn) == 8
+    assert now[f"/m/{MATCH}"] != first[f"/m/{MATCH}"]
+    assert now[f"/m/{MATCH}?round=0"] == first[f"/m/{MATCH}?round=0"]  # the past is the past
+    for path in paths:
+        assert now[path] == fresh(url, path), path
+
+
+def test_a_signed_in_players_page_is_theirs_alone(served):
+    app, _, client = served
+    code = Tokens(app).issue_joins(MATCH, ["bob"])["bob"]
+    stranger = client.get(f"/m/{MATCH}").text  # drawn and kept for anyone
+    assert "your page" not in stranger
+    signed = client.post(f"/m/{MATCH}/session", data={"token": code},
+                         headers={"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"},
+                         follow_redirects=False)
+    assert signed.status_code == 303
+    assert "your page (bob)" in client.get(f"/m/{MATCH}").text
+    client.cookies.clear()
+    assert client.get(f"/m/{MATCH}").text == stranger
+
+
+def test_a_page_of_another_match_is_not_drawn_again_for_a_vote(served, monkeypatch):
+    app, _, client = served
+    play(app, opened(load(SEED), "kc-other", "live"))
+    caught_up(client, app, MATCH, "kc-other")
+    drawn: list[str] = []
+    real = public.page
+    monkeypatch.setattr(public, "page", lambda t, **c: drawn.append(t) or real(t, **c))
+    other = client.get("/m/kc-other").text
+    token = Tokens(app).issue(MATCH, "bob")
+    assert client.post(f"/matches/{MATCH}/players/bob/commands", headers={
+        "Authorization": f"Bearer {token}"}, json={"command": "vote",
+                                                  "args": {"candidate": "carol"}}).is_success
+    caught_up(client, app)
+    assert client.get("/m/kc-other").text == other and drawn == ["match.html"]
+    client.get(f"/m/{MATCH}")
+    client.get("/s/live")  # the season's page shows every match of it
+    assert drawn == ["match.html", "match.html", "season.html"]
+
+
+def test_an_unknown_match_or_season_is_a_page_in_words(served):
+    _, _, client = served
+    for path in ("/m/nope", "/s/nope"):
+        answer = client.get(path)
+        assert answer.status_code == 404 and "nope" in answer.text, path
+        assert "<html" in answer.text.lower() and "Traceback" not in answer.text
+
+
+def test_the_public_view_is_built_once_per_change_of_its_match(served, monkeypatch):
+    from commands.web.routes import public as routes
+
+    app, url, client = served
+    read: list[str] = []
+    real = routes.read_view
+    monkeypatch.setattr(routes, "read_view", lambda svc, m, *a: read.append(m) or real(svc, m, *a))
+    first = client.get(f"/matches/{MATCH}")
+    assert [client.get(f"/matches/{MATCH}").json() for _ in range(3)] == [first.json()] * 3
+    assert read == [MATCH] and first.headers["etag"]
+    assert client.get(f"/matches/{MATCH}", headers={
+        "If-None-Match": first.headers["etag"]}).status_code == 304
+    app.submit(MATCH, "host", "close_round", {})
+    now = client.get(f"/matches/{MATCH}").json()
+    assert read == [MATCH, MATCH] and now != first.json()
+    with TestClient(create_app(Settings(url=url, signer=SIGNER))) as other:
+        assert other.get(f"/matches/{MATCH}").json() == now
