@@ -13,7 +13,8 @@ from typing import Any
 from audit.errors import AuditError
 from audit.verify import Audit
 from domain.decider import HOST, PUBLIC
-from domain.match import READERS, Match, check_plays
+from domain.logs import READERS, check_plays
+from domain.match import Match
 from domain.records import may_see, shown
 from projections.views import RecordsLog, view
 

@@ -51,15 +51,16 @@ def write_match(url: str, size: int) -> None:
     """The seed match with each vote sent again until the log holds about `size` entries."""
     file = load(SEED)
     file = file.model_copy(update={"match": MATCH, "season": "bench"})
-    app = Arbiter(url, signer=SIGNER)
-    prepare_season(app, file)
-    app.create_match(match_id=MATCH, season=file.season, game=file.game,
-                     setup={"players": file.players, **file.setup},
-                     host_seed=file.host_seed, salt_key=file.salt_key)
     steps = [("contribute", p, {"text": t}) for p, t in file.contributions.items()]
     steps += [(s.do, s.actor, s.args) for s in file.commands if not s.expect_error]
     votes = sum(1 for name, _, _ in steps if name == "vote")
     again = max(0, (size - 2 * len(steps)) // (2 * votes))  # a vote is two entries
+    app = Arbiter(url, signer=SIGNER)
+    prepare_season(app, file)
+    app.create_match(match_id=MATCH, season=file.season, game=file.game,
+                     setup={"players": file.players, **file.setup,
+                            "max_replacements": again + 1},  # the default bound is 30
+                     host_seed=file.host_seed, salt_key=file.salt_key)
     for name, actor, args in steps:
         if name == "vote" and again:
             match = app.repository.get(Match.create_id(MATCH))

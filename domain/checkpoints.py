@@ -12,6 +12,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import Aggregate, event
 
 from domain.errors import RuleViolation
+from domain.logs import checkpoints_log
 from domain.origins import DEFAULT_PREFIX, match_origin
 from domain.season import check_origin_prefix
 
@@ -19,7 +20,7 @@ from domain.season import check_origin_prefix
 class MatchCheckpoints(Aggregate):
     @staticmethod
     def create_id(match_id: str) -> UUID:
-        return uuid5(NAMESPACE_URL, f"arbiter/checkpoints/{match_id}")
+        return checkpoints_log(match_id)
 
     @event("Started")
     def __init__(self, match_id: str, origin: str | None = None) -> None:

@@ -3,7 +3,8 @@
 A game is a module with:
 
 - `GAME_ID: str`, `RULES_VERSION: str`
-- `Setup`: a pydantic model with at least `players: list[str]` (seat order)
+- `Setup`: a pydantic model with at least `players: list[str]` (seat order), extending
+  domain.setup.SetupBase
 - `initial_state(setup, rng) -> State`            (called when the host opens the match)
 - `decide(state, command) -> list[Event]`         (raises RuleViolation, emits nothing then)
 - `evolve(state, event) -> State`                 (pure, total, never validates)
@@ -29,11 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from pydantic import BaseModel, Field
-
-from domain.rng import Rng
+if TYPE_CHECKING:
+    from domain.rng import Rng
+    from domain.setup import SetupBase
 
 PUBLIC = "public"
 HOST = "host"
@@ -138,30 +139,6 @@ def fold_summary(game: Game, events: Sequence[Event], viewer: str) -> dict[str, 
     for event in events:
         game.summary_step(view, event)
     return view
-
-
-REPLACEMENTS = 30  # times a player may replace a submission in a round, unless the setup says
-
-
-class SetupBase(BaseModel):
-    """Every game's Setup names its players in seat order, and may bound how often a player
-    replaces a submission in one round (`max_replacements`; unstated, REPLACEMENTS: a setup
-    that does not state it is recorded without it, as before the bound existed)."""
-
-    players: list[str]
-    max_replacements: int | None = Field(
-        default=None, ge=0, le=10_000,
-        description=f"How many times a player may replace a submission (send the same "
-                    f"command again) in one round; left empty, {REPLACEMENTS}.")
-
-    @property
-    def replacements(self) -> int:
-        return REPLACEMENTS if self.max_replacements is None else self.max_replacements
-
-    def recorded(self) -> dict[str, Any]:
-        """The setup as the log records it: a bound the host did not state is left out."""
-        unstated = {"max_replacements"} if self.max_replacements is None else set()
-        return self.model_dump(mode="json", exclude=unstated)
 
 
 class Game(Protocol):

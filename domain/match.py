@@ -14,14 +14,13 @@ SEALED_RUN sealed entries, then each public fact followed by SEALED_RUN sealed e
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from copy import deepcopy
 from dataclasses import dataclass
-from functools import lru_cache
 from hashlib import sha256
 from typing import Any
-from uuid import NAMESPACE_URL, UUID, uuid5
+from uuid import UUID
 
 from eventsourcing.domain import Aggregate, MutableOrImmutableAggregate, event
 from eventsourcing.domain import Snapshot as BaseSnapshot
@@ -29,7 +28,7 @@ from eventsourcing.utils import get_topic
 from pydantic import ValidationError
 
 from domain.canonical import NotCanonical, canonical, check
-from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event, Game, SetupBase
+from domain.decider import HOST, PUBLIC, SYSTEM, Command, Event, Game
 from domain.edge import (
     MATCH_SPECS,
     check_args,
@@ -42,6 +41,7 @@ from domain.envelope import GENESIS_PREV, known_entry_bytes, salt, seal_entry
 from domain.errors import RuleViolation
 from domain.frozen import freeze, thaw
 from domain.games import get_game
+from domain.logs import CONFIGURED, ENDED, OPEN, check_plays, match_log
 from domain.merkle import TreeBuilder
 from domain.records import (
     PADDING,
@@ -53,23 +53,12 @@ from domain.records import (
     to_event,
 )
 from domain.rng import Rng, match_seed, seed_commitment
+from domain.setup import SetupBase
 
-CONFIGURED, OPEN, ENDED = "configured", "open", "ended"
 MATCH_COMMANDS = ("contribute", "open_match", "set_deadline", "correct", "end")
 PLAYER_COMMAND, HOST_COMMAND, FACT, META, PADDED = b"chfmp"  # an entry's shape, a byte each
 # Host commands that touch no submission: a void may still follow them.
 BOOKKEEPING = ("set_deadline", "correct")
-READERS = (PUBLIC, HOST)  # who reads a match besides its players
-
-
-def check_plays(who: str, players: Sequence[str], match: str, also: Sequence[str] = (),
-                refusal: Callable[[str, str], Exception] = RuleViolation) -> None:
-    """`unknown_player` unless `who` plays in `match` (or is one of `also`), raised as
-    `refusal(code, words)`: each caller's error type (a rule, an audit, an HTTP answer)."""
-    if who not in also and who not in players:
-        raise refusal("unknown_player", f"{excerpt(who)} does not play in {match}")
-
-
 class Reading:
     """What readers ask of a match, the live aggregate and a snapshot alike."""
 
@@ -124,9 +113,8 @@ class Match(Reading, Aggregate):
             return Match.thawed(self.originator_id, self.originator_version, self.state)
 
     @staticmethod
-    @lru_cache(maxsize=4096)  # every command and read names its match by its id
     def create_id(match_id: str) -> UUID:
-        return uuid5(NAMESPACE_URL, f"arbiter/match/{match_id}")
+        return match_log(match_id)
 
     @event("Created")
     def __init__(self, match_id: str, season: str, game_id: str, salt_key: str,

@@ -19,9 +19,14 @@ from __future__ import annotations
 from typing import Any
 
 from domain.decider import HOST, PUBLIC, SYSTEM, Event, Posting
-from domain.envelope import SEALS
 
 PADDING = "padding"
+
+
+def is_fact(record: dict[str, Any]) -> bool:
+    """What a summary folds: the rules' facts and the match's own, not the commands as sent
+    nor the padding."""
+    return record["role"] in ("fact", "meta")
 
 
 def padding_part() -> dict[str, Any]:
@@ -33,6 +38,8 @@ def padding_part() -> dict[str, Any]:
 
 def padded(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A sealed entry's parts, filled up with padding parts to SEALS."""
+    from domain.envelope import SEALS  # a writer's: a reader of records needs no hashing
+
     if not 0 < len(parts) <= SEALS:
         raise ValueError(f"a sealed entry holds 1 to {SEALS} parts, not {len(parts)}")
     return [*parts, *(padding_part() for _ in range(SEALS - len(parts)))]

@@ -14,8 +14,9 @@ from typing import Any
 import orjson
 
 from domain.decider import HOST, PUBLIC, Event, Game, fold_summary
-from domain.match import CONFIGURED, OPEN, Reading
-from domain.records import headline, may_see, to_event
+from domain.logs import CONFIGURED, OPEN
+from domain.match import Reading
+from domain.records import headline, is_fact, may_see, to_event
 
 Record = dict[str, Any]
 
@@ -35,12 +36,6 @@ def submitter(record: Record) -> str | None:
     sent = head["data"]
     entered: str | None = sent["args"].get("as") if sent["name"] == "correct" else None
     return entered
-
-
-def is_fact(record: Record) -> bool:
-    """What a summary folds: the rules' facts and the match's own, not the commands as sent
-    nor the padding."""
-    return record["role"] in ("fact", "meta")
 
 
 class Fold:

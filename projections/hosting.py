@@ -12,8 +12,8 @@ from typing import Any
 
 from pydantic_core import PydanticUndefined
 
-from domain.decider import SetupBase
 from domain.games import game_ids, get_game
+from domain.setup import SetupBase
 from projections.story import game_name
 
 BRIEF = {

@@ -12,9 +12,9 @@ from typing import Any
 from domain.checkpoints import MatchCheckpoints
 from domain.decider import HOST, PUBLIC
 from domain.match import Reading
-from domain.records import headline, may_see, shown
+from domain.records import headline, is_fact, may_see, shown
 from domain.season import Season
-from projections.follow import MatchFollower, dumps, is_fact
+from projections.follow import MatchFollower, dumps
 from projections.inbox import receipt, sender
 from projections.standings import standings
 

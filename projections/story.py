@@ -17,7 +17,6 @@ from typing import Any
 from domain.decider import HOST
 from domain.games import get_game
 from projections import words as said
-from projections.timeline import timeline
 
 LINE = 200  # characters in one sentence, at most (docs/writing-a-game.md)
 # The match's own kinds: told here, never by a game.
@@ -157,7 +156,11 @@ def picture(view: dict[str, Any], open_round: int | None = None) -> str | None:
     game = get_game(view["game"])
     draw = getattr(game, "picture", None)
     drawn = draw(settled(view["summary"])) if draw else None
-    return drawn if drawn is not None else timeline(view, results_of(view), open_round)
+    if drawn is not None:
+        return drawn
+    from projections.timeline import timeline  # xml's escape loads urllib: pages' alone
+
+    return timeline(view, results_of(view), open_round)
 
 
 def scoreboard(view: dict[str, Any]) -> dict[str, Any] | None:

@@ -173,7 +173,7 @@ print(json.dumps(found))
 
 def test_a_view_loads_the_game_its_match_names_and_no_other(here, sqlite_url):
     """`view`, `announce` and `checkpoint` of a Totemic Might match, from the view tables
-    and without them, import that game's rules and no other game's, and no pydantic plugin
+    and without them, import that game's package and no other game's, and no pydantic plugin
     is looked for (it would read every installed package's metadata)."""
     arbiter("init")
     arbiter("--db", sqlite_url, "play", str(SMALL_SEED))
@@ -181,14 +181,15 @@ def test_a_view_loads_the_game_its_match_names_and_no_other(here, sqlite_url):
     probe = """
 import json, sys
 from commands.cli.main import cli
+from domain.games import game_ids
+games = {f"domain.games.{game}" for game in game_ids()}
 found = {}
 for args in json.loads(sys.argv[1]):
     before = set(sys.modules)
     sys.stdout = open("/dev/null", "w")
     cli.main(args, standalone_mode=False)
     sys.stdout = sys.__stdout__
-    found[" ".join(args[2:])] = sorted(m for m in set(sys.modules) - before
-                                        if m.startswith("domain.games.") and m.count(".") == 2)
+    found[" ".join(args[2:])] = sorted(games & set(sys.modules) - before)
 print(json.dumps({**found, "plugins": sys.modules["pydantic.plugin._loader"]._plugins}))
 """
     runs = [["--db", sqlite_url, *args] for args in (

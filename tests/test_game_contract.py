@@ -6,8 +6,8 @@ import inspect
 
 import pytest
 
-from domain.decider import SetupBase
 from domain.games import game_ids, get_game
+from domain.setup import SetupBase
 
 SURFACE = ("initial_state", "decide", "evolve", "round_of", "finished", "results", "summarize")
 

@@ -11,9 +11,9 @@ from audit.bundle import FULL
 from audit.notes import parse_verifier_key
 from audit.verify import verify
 from commands.service.arbiter import Arbiter
-from domain.decider import REPLACEMENTS
 from domain.errors import RuleViolation
 from domain.records import headline
+from domain.setup import REPLACEMENTS
 from tests.support.host_key import SIGNER
 
 PLAYERS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",

@@ -158,8 +158,36 @@ def test_a_view_row_edited_in_the_database_is_refused(sqlite_url):
     views = open_views(app.recorder.datastore, app.mapper.cipher)
     with app.recorder.datastore.transaction(commit=True) as curs:
         curs.execute("UPDATE arbiter_views_dashboards SET dashboard = 'AQAA' || dashboard")
+        curs.execute("UPDATE arbiter_views_rounds SET shown = 'AQAA' || shown")
     assert refused("forged_entry", views.dashboard, "m1").message.startswith(
         "a view row fails authentication")
+    # `arbiter view` reads the tables on a connection of its own (commands.store.reader)
+    result = CliRunner().invoke(cli, ["--db", sqlite_url, "view", "m1"])
+    assert (result.exit_code, result.output) == (2, "error: forged_entry: a view row fails "
+                                                    "authentication: its stored bytes were "
+                                                    "changed: the view tables were changed "
+                                                    "outside Arbiter; rebuild them (arbiter "
+                                                    "projections rebuild)\n")
+
+
+def test_the_store_cipher_reads_and_writes_the_librarys_layout():
+    """A store written with eventsourcing's own AES-GCM cipher (its nonce, tag, ciphertext)
+    reads back, and the other way round: the cipher is the store's own, the bytes are not."""
+    from eventsourcing.cryptography import AESCipher
+    from eventsourcing.utils import Environment
+
+    from commands.store.sealing import MARK, SealError, Sealing, read_key
+
+    key = read_key()
+    ours, library = Sealing(key), AESCipher(Environment(env={"CIPHER_KEY": key or ""}))
+    written = ours.encrypt(b'{"seq":1}')
+    assert written[:1] == MARK and len(written) == 1 + 12 + 16 + 9
+    assert library.decrypt(written[1:]) == b'{"seq":1}'
+    assert ours.decrypt(MARK + library.encrypt(b'{"seq":2}')) == b'{"seq":2}'
+    for forged in (written[:-1] + bytes([written[-1] ^ 1]), written[:20]):
+        with pytest.raises(SealError) as error:
+            ours.decrypt(forged)
+        assert error.value.code == "forged_entry"
 
 
 def clear_store(url: str, monkeypatch, here: Path) -> None:
@@ -211,6 +239,9 @@ def test_a_key_beside_a_store_in_the_clear_is_refused(sqlite_url, monkeypatch, t
     make_key()
     error = refused("store_not_encrypted", Arbiter, sqlite_url)
     assert "`arbiter store encrypt`" in error.message
+    result = CliRunner().invoke(cli, ["--db", sqlite_url, "view", "m1"])  # the tables' reader
+    assert result.exit_code == 2
+    assert result.output.startswith("error: store_not_encrypted: the SQLite file ")
 
 
 def test_init_makes_the_store_key_with_a_new_store_only(tmp_path, monkeypatch):

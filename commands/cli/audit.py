@@ -22,13 +22,12 @@ import click
 
 from audit.errors import AuditError
 from commands.cli import render
-from commands.cli.console import app_of, db_of, json_option
+from commands.cli.console import app_of, db_of, json_option, read_side_of
 from commands.service.keys import DEFAULT_KEY, KEY_VARIABLE, check_signed_by, signer_from
 
 if TYPE_CHECKING:
     from audit.keys import Signer
     from audit.notes import VerifierKey
-    from domain.match import Reading
 
 PROGRESS_ABOVE = 10_000  # entries: a bundle this long shows a progress bar on stderr
 
@@ -125,33 +124,36 @@ def checkpoint_command(ctx: click.Context, match_id: str, round_: int | None,
     unsigned) one signed now with the configured key over the log as it stood at the end of
     that round, not stored.
     """
-    from audit.signing import sign_round
+    from commands.service.reading import Signed
     from commands.service.rounds import check_round
 
-    app = app_of(ctx, signing=False)
-    match = app.match(match_id)
-    check_round(round_, match.round, match.ended, match_id)  # one code per kind of bad round
-    last = last_closed_round(match)
-    round_ = last if round_ is None else round_
-    stored = {n["round"]: n["note"] for n in app.checkpoints(match_id).notes}
+    app = None
+    held = read_side_of(ctx).signed(match_id)  # the view tables, when they hold it all
+    if held is None:
+        app = app_of(ctx, signing=False)
+        match = app.match(match_id)
+        held = Signed.of(match.round, match.ended, match.records[-1]["entry"]["round"],
+                         app.checkpoints(match_id).notes)
+    check_round(round_, held.round, held.ended, match_id)  # one code per kind of bad round
+    round_ = held.last_closed if round_ is None else round_
+    stored = held.notes
     if round_ in stored:
         note = stored[round_]
-    elif not 0 <= round_ <= last:
+    elif not 0 <= round_ <= held.last_closed:
         raise AuditError("round_not_closed", f"round {round_} of {match_id} has not closed"
-                         + (f" (the last closed is {last})" if last >= 0 else ""))
-    else:
-        size = sum(1 for record in match.records if record["entry"]["round"] <= round_)
+                         + (f" (the last closed is {held.last_closed})"
+                            if held.last_closed >= 0 else ""))
+    else:  # an unsigned match: signed now over the log as it stood at the round's end
+        from audit.signing import sign_round
+
+        app = app or app_of(ctx, signing=False)
+        size = sum(1 for r in app.match(match_id).records if r["entry"]["round"] <= round_)
         note = sign_round(required_signer(key_path), app.match(match_id, version=size), round_)
     data = {"match": match_id, "round": round_, "note": note, "stored": round_ in stored}
     if as_json:
         render.show(data, True, list)
     else:
         click.echo(note, nl=False)
-
-
-def last_closed_round(match: Reading) -> int:
-    """Every round of an ended match is closed; otherwise those before the open one."""
-    return match.records[-1]["entry"]["round"] if match.ended else match.round - 1
 
 
 @click.command("export", short_help="Write a match's or a season's audit bundle.")

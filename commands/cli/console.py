@@ -19,6 +19,7 @@ from domain.errors import RuleViolation
 
 if TYPE_CHECKING:
     from commands.service.arbiter import Arbiter
+    from commands.service.reading import ReadSide
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 
@@ -50,6 +51,14 @@ def app_of(ctx: click.Context, signing: bool = True) -> Arbiter:
     from commands.service.keys import signer_from
 
     return Arbiter(db_of(ctx), signer=signer_from() if signing else None)
+
+
+def read_side_of(ctx: click.Context) -> ReadSide:
+    """What a command that only reads reads: the view tables, the logs opened only if one
+    must be read past them (commands.service.reading.read_side)."""
+    from commands.service.reading import read_side
+
+    return read_side(db_of(ctx))
 
 
 def one_line(error: BaseException, url: str | None) -> str | None:

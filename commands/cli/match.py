@@ -7,7 +7,6 @@ match as one viewer sees it; match files.
 from __future__ import annotations
 
 import json
-import secrets
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,12 +15,11 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from commands.cli import render
-from commands.cli.console import app_of, json_option, noted, now
-from commands.cli.games import commands_of, usage
-from commands.cli.inputs import Parsed, parse_args, read_json, spec_of
+from commands.cli.console import app_of, json_option, noted, now, read_side_of
 from domain.errors import RuleViolation
 
 if TYPE_CHECKING:
+    from commands.cli.inputs import Parsed
     from commands.service.arbiter import Arbiter
     from commands.service.outcomes import Outcome
     from commands.service.reading import Now
@@ -67,6 +65,8 @@ class GameHelp(click.Command):
             game = game_of(app_of(ctx, signing=False), match_id)
         except Exception:  # help never fails: the store may be unreachable or the match unknown
             return
+        from commands.cli.games import commands_of, usage
+
         rows = [(usage(name, spec), spec.label) for name, spec in commands_of(game).items()
                 if spec.actor == self.actor]
         with formatter.section(f"Commands of {game.GAME_ID} ({self.actor})"):
@@ -101,6 +101,8 @@ def send(app: Arbiter, match_id: str, actor: str, name: str, parsed: Parsed,
 def read_args(app: Arbiter, match_id: str, name: str, pairs: tuple[str, ...]) -> Parsed:
     """The arguments, read by the kinds the match's game gives them (KEY=VALUE is checked
     before the store is asked)."""
+    from commands.cli.inputs import parse_args, spec_of
+
     plain = parse_args(pairs)
     spec = spec_of(game_of(app, match_id), name) if pairs else None
     return plain if spec is None else parse_args(pairs, spec)
@@ -163,6 +165,8 @@ def match_create(ctx: click.Context, match_id: str, season_name: str, game: str,
     --from MAIN, the Death Match of MAIN's EC against its DMO; with --final, the Final Match of
     the last two: the season names their players."""
     if setup_text.startswith("@"):
+        from commands.cli.inputs import read_json
+
         setup = read_json(setup_text[1:], "setup file")
     else:
         try:
@@ -175,6 +179,8 @@ def match_create(ctx: click.Context, match_id: str, season_name: str, game: str,
         setup["players"] = [p.strip() for p in players.split(",") if p.strip()]
     elif from_match is None and not final:
         raise RuleViolation("invalid_input", "--players is required (but for --from and --final)")
+    import secrets
+
     app = app_of(ctx)
     result = app.create_match(
         match_id=match_id, season=season_name, game=game, setup=setup,
@@ -326,12 +332,13 @@ def match_correct(ctx: click.Context, match_id: str, reason: str, void: int | No
                   as_json: bool) -> None:
     """A host correction, attributed and with a reason: void a player's submission
     (--void SEQ), or enter a command for them (--as PLAYER ACTION KEY=VALUE...)."""
+    from commands.cli import inputs
     from domain.decider import HOST
 
     app = app_of(ctx)
     if void is not None:
         result = send(app, match_id, HOST, "correct",
-                      Parsed({"void": void, "reason": reason}))
+                      inputs.Parsed({"void": void, "reason": reason}))
     elif player and action:
         result = send(app, match_id, HOST, "correct", read_args(app, match_id, action, pairs),
                       wrap=lambda args: {"as": player, "command": action, "args": args,
@@ -375,7 +382,7 @@ def view_command(ctx: click.Context, match_id: str, public: bool, player: str | 
     if sum([public, player is not None, host]) > 1:
         raise RuleViolation("invalid_input", "choose one of --public, --player, --host")
     viewer = HOST if host else (player or PUBLIC)
-    seen = app_of(ctx, signing=False).view(match_id, viewer, round_)
+    seen = read_side_of(ctx).view(match_id, viewer, round_)
     noted(seen.note())
     data = seen.view
     render.show(data, as_json, lambda: render.view(data, when(seen.now, round_,

@@ -8,6 +8,7 @@ NO_COLOR is honoured. Rich is imported only when text is printed.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -47,10 +48,9 @@ def fitted(renderable: RenderableType, width: int) -> RenderableType:
     """A table that fits `width` without cutting a word: each column at least as wide as its
     longest word, cells wrapped whole; when even that is too wide, one record per block
     ("column: value" lines), so no word is ever split across lines."""
-    from rich.table import Table
-
-    if not isinstance(renderable, Table) or not renderable.columns or \
-            not renderable.show_header:  # a report's grid: its values are paths and hashes
+    tables = sys.modules.get("rich.table")  # none was made unless its module was loaded
+    if tables is None or not isinstance(renderable, tables.Table) or not renderable.columns \
+            or not renderable.show_header:  # a report's grid: its values are paths and hashes
         return renderable
     columns = renderable.columns
     texts = [[str(c.header), *(str(cell) for cell in c._cells)] for c in columns]

@@ -235,7 +235,7 @@ def tokens_issue(ctx: click.Context, match_id: str, player: str, url: str,
     personal link to send the player by DM (it opens their page). The link holds a join
     code, not the token: it opens the pages and nothing else, and this replaces it too."""
     from commands.service.tokens import Tokens, join_link
-    from domain.match import check_plays
+    from domain.logs import check_plays
 
     with closing(app_of(ctx, signing=False)) as app:
         check_plays(player, app.match(match_id).players, match_id)

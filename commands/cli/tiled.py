@@ -7,7 +7,6 @@ A location is a log's prefix: `DIR/match/ID`, `https://host/logs/match/ID`. Anyt
 
 from __future__ import annotations
 
-import gzip
 import posixpath
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -52,6 +51,7 @@ def _read(root: Path, path: str) -> bytes:
 
 
 def _get(url: str) -> bytes:
+    import gzip
     from urllib.error import HTTPError, URLError
     from urllib.request import Request, urlopen
 

@@ -15,7 +15,6 @@ from audit.errors import AuditError
 from commands.cli import render
 from commands.cli.audit import in_file, judged, progress_bar, vkey_of, vkey_option
 from commands.cli.console import json_option
-from commands.cli.inputs import pasted_note, read_json
 from commands.cli.tiled import is_tiled, tiled_source
 
 if TYPE_CHECKING:
@@ -59,7 +58,7 @@ def verify_command(file: str, vkey: str | None, witnesses_file: str | None,
 
     --jobs N splits a public match bundle file's hashing and signature checks over N worker
     processes; the checks, their order and the codes are the same."""
-    from audit import cosign, witness
+    from audit import witness
 
     if quorum is not None and witnesses_file is None:
         raise click.UsageError("--quorum needs --witnesses FILE")
@@ -98,8 +97,12 @@ def verify_command(file: str, vkey: str | None, witnesses_file: str | None,
                               seen=seen)
 
     audit = judged(check, as_json)
-    cosigned = judged(lambda: cosign.check_quorum(
-        newest_notes(audit), listed, quorum or len(listed)), as_json) if listed else None
+    cosigned = None
+    if listed:
+        from audit import cosign  # the witnesses' checks: only with --witnesses
+
+        cosigned = judged(lambda: cosign.check_quorum(
+            newest_notes(audit), listed, quorum or len(listed)), as_json)
     signed = signed_checkpoint(audit)
     if origin and signed is not None:
         witness.save(path, witness.remembered(known, origin, str(audit.signer), *signed))
@@ -120,11 +123,12 @@ def verify_command(file: str, vkey: str | None, witnesses_file: str | None,
 
 
 def title_words(audit: Any) -> str:
-    """The bundle's title, its game named as people name it."""
-    from audit.season_verify import SeasonAudit
+    """The bundle's title, its game named as people name it. A season's audit is told from a
+    match's by the match's class: the season's module loads the season's rules."""
+    from audit.verify import Audit
     from projections import words
 
-    if isinstance(audit, SeasonAudit):
+    if not isinstance(audit, Audit):
         return str(audit.title())
     h = audit.header
     version = str(h.rules_version).rsplit("/", 1)[-1]
@@ -187,14 +191,14 @@ def witnesses_of(path: str) -> list[Any]:
     whose players registered their browsers' keys in it."""
     from audit import cosign
     from audit.any_bundle import verify_any
-    from audit.season_verify import SeasonAudit
+    from audit.verify import Audit
 
     text = Path(path).read_text(encoding="utf-8")
     if not text.startswith('{"header":'):
         return cosign.read_witnesses(text, path)
     with open(path, "rb") as stream:
         audit = verify_any(stream)
-    if not isinstance(audit, SeasonAudit):
+    if isinstance(audit, Audit):
         raise AuditError("invalid_input", f"{path} is a match's bundle: give a season's, or a "
                          "file of witness keys")
     keys = "".join(f"{key}\n" for key in audit.rebuilt.witnesses.values())
@@ -206,11 +210,11 @@ def witnesses_of(path: str) -> list[Any]:
 
 def newest_notes(audit: Any) -> list[str]:
     """A verified bundle's checkpoint notes, as held (a season's: its newest only)."""
-    from audit.season_verify import SeasonAudit
+    from audit.verify import Audit
 
-    if isinstance(audit, SeasonAudit):
-        return [audit.signed_note] if audit.signed_note is not None else []
-    return [c.note for c in audit.checkpoints]
+    if isinstance(audit, Audit):
+        return [c.note for c in audit.checkpoints]
+    return [audit.signed_note] if audit.signed_note is not None else []
 
 
 def signed_checkpoint(audit: Any) -> tuple[int, bytes] | None:
@@ -270,6 +274,7 @@ def receipt_verify(receipt_file: str, bundle_file: str | None, proof_file: str |
     sealed part opens to what was sent, and the entry is in a log the host signed. Exit 1
     naming what fails."""
     from audit.receipts import prove, prove_from_tiles, verify_proof
+    from commands.cli.inputs import pasted_note, read_json
 
     if sum(given is not None for given in (bundle_file, proof_file, tiles)) != 1:
         raise AuditError("invalid_input", "give one of --bundle FILE, --tiles TILES and "

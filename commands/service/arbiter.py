@@ -445,7 +445,7 @@ class Arbiter(UnitOfWork):
     def read_side(self) -> ReadSide:
         from commands.service.reading import ReadSide  # the view tables' drivers, when read
 
-        return ReadSide(self)
+        return ReadSide.of(self)
 
     def phase(self, match_id: str, round: int) -> str | None:
         """The phase `round` opened with (the game's name for it), while it is the open round:

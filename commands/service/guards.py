@@ -15,7 +15,8 @@ from typing import Any
 
 from domain.decider import HOST
 from domain.errors import RuleViolation
-from domain.match import OPEN, Match, Reading
+from domain.logs import OPEN
+from domain.match import Match, Reading
 from domain.records import headline
 from projections.dashboard import phase_now, phase_words
 

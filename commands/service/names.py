@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
-
-from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
 from domain.edge import excerpt
 from domain.errors import RuleViolation
@@ -29,7 +27,6 @@ from domain.errors import RuleViolation
 ROUTE_BREAKING = frozenset("/\\?#%")
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                           "\u2066\u2067\u2068\u2069")
-LOOK_ALIKES: dict[str, list[dict[str, str]]] = confusables.confusables_data
 
 
 def check_name_in_address(value: object, what: str) -> None:
@@ -39,15 +36,25 @@ def check_name_in_address(value: object, what: str) -> None:
                             "is not '.' or '..'")
 
 
+@cache
+def look_alikes() -> dict[str, list[dict[str, str]]]:
+    """Unicode's confusables data, loaded when a name is first checked: a command that names
+    nothing new never reads it (its package also loads urllib)."""
+    from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
+
+    data: dict[str, list[dict[str, str]]] = confusables.confusables_data
+    return data
+
+
 def prototype(char: str) -> str:
     """What `char` is confusable with, as UTS #39 maps it. The data lists, for a prototype,
     every character that looks like it, and for any other character its prototype alone; of
     a pair that only look like each other, the smaller stands for both."""
-    alike = LOOK_ALIKES.get(char)
+    alike = look_alikes().get(char)
     if not alike or len(alike) > 1:
         return char
     other = alike[0]["c"].strip("\u200e")  # the data marks right-to-left ones so
-    if len(other) > 1 or len(LOOK_ALIKES.get(other, ())) > 1:
+    if len(other) > 1 or len(look_alikes().get(other, ())) > 1:
         return other
     return min(char, other)
 

@@ -4,18 +4,28 @@ they do not; then the entries they lack are read from the log and folded after t
 the tables kept at the last round's end, never the whole log again (unless the tables hold
 none of the match). `projections.views.view`, the fold of the whole log, stays the reference
 the tests hold this to.
+
+A command that only reads opens the view tables of an SQLite store on a connection of its own
+(`read_side`): a view the tables hold is read with neither the event-sourcing library nor the
+rules, nor the service, which is opened only to read the log past the tables.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
 from commands.service.rounds import check_round
-from commands.service.unit_of_work import UnitOfWork
-from domain.match import CONFIGURED, ENDED, OPEN, READERS, Match, check_plays
-from projections.tables import ArbiterViews, datastore_of, open_views
-from projections.views import RecordsLog, view
+from commands.store.reader import sqlite_reader
+from domain.logs import CONFIGURED, ENDED, OPEN, READERS, check_plays, checkpoints_log, match_log
+from projections.reader import ViewsReader
+
+if TYPE_CHECKING:
+    from commands.service.unit_of_work import UnitOfWork
+    from projections.tables import ArbiterViews
 
 
 @dataclass(frozen=True)
@@ -53,15 +63,43 @@ class Seen:
                 f"the {self.behind} after them were read from the log ({keep})")
 
 
-class ReadSide:
-    """Views of the matches of one store, from its view tables and, past them, its log."""
+@dataclass(frozen=True)
+class Signed:
+    """A match's signed checkpoints, by the round each closed, and where the match stands."""
 
-    def __init__(self, arbiter: UnitOfWork, views: ArbiterViews | None = None) -> None:
-        self.arbiter = arbiter
+    round: int  # the open round (the last, once it ended)
+    ended: bool
+    last_closed: int  # every round of an ended match; else those before the open one
+    notes: dict[int, str]
+
+    @classmethod
+    def of(cls, round: int, ended: bool, last_round: int,
+           notes: list[dict[str, Any]]) -> Signed:
+        """`last_round`: the round of the log's last entry; `notes`: each with its round."""
+        return cls(round, ended, last_round if ended else round - 1,
+                   {n["round"]: n["note"] for n in notes})
+
+
+class ReadSide:
+    """Views of the matches of one store, from its view tables and, past them, its log: the
+    entries the tables lack are read from the store's logs, which `logs` opens when asked."""
+
+    def __init__(self, views: ViewsReader, versions: Callable[[Sequence[UUID]], list[int]],
+                 logs: Callable[[], UnitOfWork]) -> None:
+        self.views = views
+        self.versions = versions  # the store's version of each log now
+        self.logs = logs
+
+    @classmethod
+    def of(cls, arbiter: UnitOfWork, views: ArbiterViews | None = None) -> ReadSide:
+        """The read side of an open service (a web worker's, the Python API's)."""
+        from projections.tables import datastore_of, open_views
+
         # A reader never makes the tables (`arbiter serve` does, before its workers start):
         # tables missing are tables that hold nothing yet.
-        self.views = views or open_views(datastore_of(arbiter), arbiter.mapper.cipher,
-                                         create=False)
+        return cls(views or open_views(datastore_of(arbiter), arbiter.mapper.cipher,
+                                       create=False),
+                   arbiter.stored_versions, lambda: arbiter)
 
     def view(self, match_id: str, viewer: str, round: int | None = None) -> Seen:
         """What `viewer` ("public", "host" or a player) knows of the match, now or as of the
@@ -69,20 +107,35 @@ class ReadSide:
         head = self.views.head(match_id)
         if head is not None and round is not None and 0 <= round < head["last_round"]:
             return self._projected(head, match_id, viewer, round)  # a round the tables closed
-        (stored,) = self.arbiter.stored_versions([Match.create_id(match_id)])
+        (stored,) = self.versions([match_log(match_id)])
         if head is not None and head["seq"] >= stored:
             return self._projected(head, match_id, viewer, round)
         held = head["seq"] if head is not None else 0
-        match, later = self.arbiter.recent(match_id, held)
+        match, later = self.logs().recent(match_id, held)
         check_plays(viewer, match.players, match_id, READERS)
         check_round(round, match.round, match.ended, match_id)
         behind, now = match.version - held, Now(match.round, match.phase)
         if head is None:
+            from projections.views import RecordsLog, view
+
             return Seen(view(RecordsLog(match_id, match.game_id, later), viewer, round),
                         behind, held, now)
         found = self.views.view_after(match_id, viewer, round, match.game_id, later)
         assert found is not None  # the tables hold the genesis entry
         return Seen(found, behind, held, now)
+
+    def signed(self, match_id: str) -> Signed | None:
+        """The match's signed checkpoints as the tables hold them, when they hold its whole
+        log and every checkpoint of it (its checkpoints' log has a first event, then one a
+        note); None when they do not."""
+        head = self.views.head(match_id)
+        if head is None:
+            return None
+        stored, signed = self.versions([match_log(match_id), checkpoints_log(match_id)])
+        notes = self.views.checkpoints(match_id)
+        if head["seq"] < stored or len(notes) + 1 != signed:
+            return None
+        return Signed.of(head["round"], head["ended"], head["last_round"], notes)
 
     def _projected(self, head: dict[str, Any], match_id: str, viewer: str,
                    round: int | None) -> Seen:
@@ -101,3 +154,20 @@ class ReadSide:
             return OPEN
         board = self.views.dashboard(match_id)
         return CONFIGURED if board is not None and board["phase"] == CONFIGURED else OPEN
+
+
+def read_side(url: str | None) -> ReadSide:
+    """The read side of a command that only reads the store at `url`: on an SQLite file, its
+    view tables on a connection of their own (commands.store.reader), the store's logs opened
+    only if one must be read past them; else the logs' own connections."""
+    reader = sqlite_reader(url)
+    if reader is None:
+        return ReadSide.of(logs(url))
+    return ReadSide(reader, reader.stored_versions, cache(lambda: logs(url)))
+
+
+def logs(url: str | None) -> UnitOfWork:
+    """The store's logs, opened to be read: the event-sourcing library and the rules."""
+    from commands.service.unit_of_work import UnitOfWork
+
+    return UnitOfWork(url)

@@ -17,9 +17,9 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, InternalError, OperationalError
 
 from commands.service.writers import Busy, writers_for
-from commands.store.sealing import DEFAULT_KEY, KEY_VARIABLE, StoreCipher, private_file, store_kind
+from commands.store.sealing import check_key_fits, private_file, store_kind
 from commands.store.settings import database_url, persistence_env, store_name
-from commands.store.stored import CheckedRepository, StoredVersions
+from commands.store.stored import CheckedRepository, StoreCipher, StoredVersions
 from domain.checkpoints import MatchCheckpoints, SeasonCheckpoints
 from domain.edge import excerpt
 from domain.errors import RuleViolation
@@ -81,19 +81,8 @@ class UnitOfWork(Application):
         super().close()
 
     def _check_store_key(self) -> None:
-        """A store is encrypted from its first event or not at all: opened without its key, or
-        with a key while it holds events in the clear, it says so before anything is read."""
         cipher = cast(StoreCipher, self.mapper.cipher)  # persistence_env always names it
-        kind, sealed = store_kind(self.recorder), cipher.sealed
-        if kind == "clear" and sealed:
-            raise RuleViolation("store_not_encrypted", f"{store_name(self.url)} holds events "
-                                "written in the clear, before it had a store key: encrypt "
-                                "them with `arbiter store encrypt` (or unset "
-                                f"${KEY_VARIABLE} to use it as it is)")
-        if kind == "encrypted" and not sealed:
-            raise RuleViolation("store_key_required", f"{store_name(self.url)} is encrypted: "
-                                f"give its store key file (${KEY_VARIABLE}, default "
-                                f"./{DEFAULT_KEY})")
+        check_key_fits(store_kind(self.recorder), cipher.sealed, store_name(self.url))
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         """The library's, except that a match is snapshotted as it stands in memory, just

@@ -2,11 +2,15 @@
 
 A reader of the events database alone (the SQLite file, a PostgreSQL dump, a backup) must not
 learn the host seeds, salt keys or sealed plaintexts it holds (docs/threat-model.md). So the
-application encrypts each stored event's and snapshot's state with the eventsourcing library's
-AES-GCM cipher (`eventsourcing.cryptography.AESCipher`, the `cryptography` package), under a
-256-bit key kept in a file beside the host's key, mode 0600: `$ARBITER_STORE_KEY`, else
-./arbiter-store.key. `arbiter init` makes it with a new store; `arbiter store encrypt` makes it
-for a store written before and encrypts what the store holds.
+application encrypts each stored event's and snapshot's state with AES-GCM (the `cryptography`
+package), under a 256-bit key kept in a file beside the host's key, mode 0600:
+`$ARBITER_STORE_KEY`, else ./arbiter-store.key. `arbiter init` makes it with a new store;
+`arbiter store encrypt` makes it for a store written before and encrypts what the store holds.
+
+Each state is laid out as the eventsourcing library's `AESCipher` lays it out (nonce, tag,
+ciphertext), so the two read each other's (tests/test_sealing.py). The cipher is this module's
+own, apart from the library (commands.store.stored.StoreCipher plugs it in), so that a command
+that only reads the view tables opens them with neither the library nor its mapper.
 
 AES-GCM authenticates as it decrypts, so a row edited in the database without the key does not
 read back: it is `forged_entry`, named with its log and seq by commands.store.stored. Each
@@ -26,17 +30,16 @@ import os
 from pathlib import Path
 from typing import Any
 
-from eventsourcing.cryptography import AESCipher
-from eventsourcing.persistence import Cipher
-
 from domain.errors import RuleViolation
 
 KEY_VARIABLE = "ARBITER_STORE_KEY"
 DEFAULT_KEY = "arbiter-store.key"
 MARK = b"\x01"  # before every encrypted state; a JSON state begins with "{"
 KEY_BYTES = 32
+NONCE, TAG = 12, 16  # bytes of AES-GCM's nonce and tag, in that order before the ciphertext
 TAG_CONTEXT = b"arbiter/views/viewer-tag/v1\n"
-CIPHER_TOPIC = "commands.store.sealing:StoreCipher"
+CIPHER_TOPIC = "commands.store.stored:StoreCipher"
+CIPHER_KEY = "CIPHER_KEY"  # the library's setting (`AESCipher.CIPHER_KEY`): the key, base64
 
 
 class SealError(Exception):
@@ -48,50 +51,67 @@ class SealError(Exception):
         self.why = why
 
 
-class StoreCipher(Cipher):
-    """The library's AES-GCM cipher when the store has a key (CIPHER_KEY); without one, states
-    pass in the clear and an encrypted one is refused, so the store never mixes the two."""
+class Sealing:
+    """The store key's cipher; without a key, states pass in the clear and an encrypted one is
+    refused, so the store never mixes the two. Also what the view tables need of the key: a
+    viewer's tag, and a row's text sealed and opened."""
 
-    def __init__(self, environment: Any) -> None:
-        key = environment.get(AESCipher.CIPHER_KEY)
-        self.aes = AESCipher(environment) if key else None
+    def __init__(self, key: str | None) -> None:
+        self.key = base64.b64decode(key) if key else None
+        self._aes: Any = None
 
     @property
     def sealed(self) -> bool:
-        return self.aes is not None
+        return self.key is not None
+
+    @property
+    def aes(self) -> Any:
+        """AES-GCM under the key, made when first used (a store in the clear never loads it)."""
+        if self._aes is None:
+            from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+            assert self.key is not None  # asked for only with a key
+            self._aes = AESGCM(self.key)
+        return self._aes
 
     def encrypt(self, plaintext: bytes) -> bytes:
-        return plaintext if self.aes is None else MARK + self.aes.encrypt(plaintext)
+        if self.key is None:
+            return plaintext
+        nonce = os.urandom(NONCE)
+        sealed = self.aes.encrypt(nonce, plaintext, None)  # the ciphertext, then the tag
+        return MARK + nonce + sealed[-TAG:] + sealed[:-TAG]
 
     def decrypt(self, ciphertext: bytes) -> bytes:
         encrypted = ciphertext[:1] == MARK
-        if self.aes is None:
+        if self.key is None:
             if encrypted:
                 raise SealError("store_key_required", "the store is encrypted: give its key "
                                 f"file (${KEY_VARIABLE}, default ./{DEFAULT_KEY})")
             return ciphertext
         if not encrypted:
             raise SealError("forged_entry", "is stored in the clear in an encrypted store")
-        try:
-            return self.aes.decrypt(ciphertext[1:])
-        except ValueError:
-            raise SealError("forged_entry", "fails authentication: its stored bytes were "
-                            "changed") from None
+        from cryptography.exceptions import InvalidTag
+
+        nonce, tag = ciphertext[1:1 + NONCE], ciphertext[1 + NONCE:1 + NONCE + TAG]
+        if len(tag) == TAG:  # and so the nonce whole
+            with contextlib.suppress(InvalidTag):
+                return bytes(self.aes.decrypt(nonce, ciphertext[1 + NONCE + TAG:] + tag, None))
+        raise SealError("forged_entry", "fails authentication: its stored bytes were changed")
 
     def tag(self, viewer: str) -> str:
         """A viewer's name as the view tables key it: keyed, so a reader of the database does
         not learn who was told what (who peeked, who has voted)."""
-        if self.aes is None:
+        if self.key is None:
             return viewer
-        return hmac.new(self.aes.key, TAG_CONTEXT + viewer.encode(), hashlib.sha256).hexdigest()
+        return hmac.new(self.key, TAG_CONTEXT + viewer.encode(), hashlib.sha256).hexdigest()
 
     def seal_text(self, text: str) -> str:
-        if self.aes is None:
+        if self.key is None:
             return text
         return base64.b64encode(self.encrypt(text.encode())).decode()
 
     def open_text(self, text: str) -> str:
-        if self.aes is None:
+        if self.key is None:
             return text
         try:
             raw = base64.b64decode(text, validate=True)
@@ -139,7 +159,7 @@ def make_key(path: str | None = None) -> Path:
         raise RuleViolation("key_exists", f"{file} exists already: a store key is never "
                             "replaced") from None
     with os.fdopen(handle, "w", encoding="ascii") as out:
-        out.write(AESCipher.create_key(KEY_BYTES) + "\n")
+        out.write(base64.b64encode(os.urandom(KEY_BYTES)).decode() + "\n")
     return file
 
 
@@ -148,15 +168,32 @@ def cipher_env(path: str | None = None) -> dict[str, str]:
     key = read_key(path)
     return {"CIPHER_TOPIC": CIPHER_TOPIC,
             "MAPPER_TOPIC": "commands.store.stored:CheckedMapper",
-            AESCipher.CIPHER_KEY: key or ""}
+            CIPHER_KEY: key or ""}
 
 
 def store_kind(recorder: Any) -> str | None:
     """How the store keeps its events: "encrypted", "clear", or None when it holds none."""
     first = recorder.select_notifications(start=1, limit=1)
-    if not first:
+    return kind_of(first[0].state if first else None)
+
+
+def kind_of(first: bytes | None) -> str | None:
+    """How a store keeps its events, told by the state of its first (None: it holds none)."""
+    if first is None:
         return None
-    return "encrypted" if first[0].state[:1] == MARK else "clear"
+    return "encrypted" if first[:1] == MARK else "clear"
+
+
+def check_key_fits(kind: str | None, sealed: bool, store: str) -> None:
+    """A store is encrypted from its first event or not at all: opened without its key, or
+    with a key while it holds events in the clear, it says so before anything is read."""
+    if kind == "clear" and sealed:
+        raise RuleViolation("store_not_encrypted", f"{store} holds events written in the "
+                            "clear, before it had a store key: encrypt them with `arbiter "
+                            f"store encrypt` (or unset ${KEY_VARIABLE} to use it as it is)")
+    if kind == "encrypted" and not sealed:
+        raise RuleViolation("store_key_required", f"{store} is encrypted: give its store key "
+                            f"file (${KEY_VARIABLE}, default ./{DEFAULT_KEY})")
 
 
 def private_file(path: str) -> None:

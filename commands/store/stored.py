@@ -17,18 +17,26 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import Repository
-from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
+from eventsourcing.persistence import Cipher, Mapper, MapperDeserialisationError, StoredEvent
 
+from commands.store.reader import versions_query
+from commands.store.sealing import CIPHER_KEY, SealError, Sealing
 from domain.errors import RuleViolation
 from domain.integrity import UnreadableRow, checked
+
+
+class StoreCipher(Sealing, Cipher):
+    """The store key's cipher (commands.store.sealing) in the library's place for a cipher
+    (`CIPHER_TOPIC` names it): every event and snapshot state goes through it."""
+
+    def __init__(self, environment: Any) -> None:
+        super().__init__(environment.get(CIPHER_KEY) or None)
 
 
 class CheckedMapper(Mapper):
     """The library's mapper, saying which stored event it could not read, and why."""
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        from commands.store.sealing import SealError
-
         try:
             return super().to_domain_event(stored_event)
         except MapperDeserialisationError as error:
@@ -58,8 +66,7 @@ class StoredVersions:
     def __init__(self, recorder: Any, env: Mapping[str, str]) -> None:
         self.recorder = recorder
         self.postgres = type(recorder).__module__ == "eventsourcing.postgres"
-        self.latest = (f"(SELECT MAX(originator_version) FROM {recorder.events_table_name} "
-                       f"WHERE originator_id = {'%s' if self.postgres else '?'})")
+        self.table = recorder.events_table_name
         path = env.get("SQLITE_DBNAME", "")
         memory = path in ("", ":memory:") or path.startswith("file:")
         self.path = None if memory else os.path.abspath(path)  # as the library opened it
@@ -67,7 +74,7 @@ class StoredVersions:
         self.opened: list[sqlite3.Connection] = []
 
     def statement(self, ids: Sequence[UUID]) -> str:
-        return "SELECT " + ", ".join(f"{self.latest} AS v{i}" for i in range(len(ids)))
+        return versions_query(self.table, len(ids), "%s" if self.postgres else "?")
 
     def with_the_lock(self, ids: Sequence[UUID]) -> tuple[str, list[Any]] | None:
         """The query for PostgreSQL's writer to ask with its lock, in the same round trip

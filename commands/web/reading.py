@@ -11,8 +11,9 @@ from commands.web.errors import ApiError
 from commands.web.worker import Service
 from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
-from domain.match import READERS, Reading
-from domain.match import check_plays as plays
+from domain.logs import READERS
+from domain.logs import check_plays as plays
+from domain.match import Reading
 from projections.dashboard import dashboard
 from projections.inbox import inbox
 from projections.projection import TOPICS
@@ -20,8 +21,9 @@ from projections.standings import standings
 from projections.tables import APPLICATION
 
 
-def check_plays(match: Reading, viewer: str) -> None:
-    plays(viewer, match.players, match.match_id, READERS, partial(ApiError, 404))
+def check_plays(match: Reading, viewer: str, also: tuple[str, ...] = READERS) -> None:
+    """404 unless `viewer` plays in the match or is one of `also` (the public, the host)."""
+    plays(viewer, match.players, match.match_id, also, partial(ApiError, 404))
 
 
 def read_view(svc: Service, match_id: str, viewer: str, round: int | None) -> dict[str, Any]:

@@ -120,7 +120,7 @@ class Service:
         self.env = persistence_env(database_url(settings.url))
         self.arbiter = Arbiter(settings.url, signer=settings.signer or signer_from())
         self.views = open_views(datastore_of(self.arbiter), self.arbiter.mapper.cipher)
-        self.read_side = ReadSide(self.arbiter, self.views)
+        self.read_side = ReadSide.of(self.arbiter, self.views)
         self.tokens = Tokens(self.arbiter)
         self.tiles = Tiles(self.arbiter)
         self.hub = Hub(self.views)

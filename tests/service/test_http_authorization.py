@@ -163,3 +163,12 @@ def test_refusals_record_nothing(served):
         if method == "POST":
             call(bob, method, path, body)
     assert server.service.arbiter.match("m1").version == before
+
+
+def test_no_player_token_is_issued_for_the_host_or_the_public(served):
+    """Only a match's players get a player's token: one named `host` would act as the host."""
+    _, host, _ = served
+    for name in ("host", "public", "nobody"):
+        answer = host.post(f"/matches/m1/players/{name}/token")
+        assert answer.status_code == 404 and answer.json()["error"] == "unknown_player", name
+        assert f"'{name}' does not play in m1" in answer.json()["message"]

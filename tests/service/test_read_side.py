@@ -126,7 +126,7 @@ def test_a_reader_is_refused_in_the_words_of_a_view(sqlite_url):
     for projected in (False, True):
         if projected:
             project_until(sqlite_url, None, file.match)
-        read = ReadSide(app)
+        read = ReadSide.of(app)
         with pytest.raises(RuleViolation) as unknown:
             read.view("no-such-match", PUBLIC)
         assert unknown.value.code == "unknown_match"
@@ -175,7 +175,7 @@ def test_what_the_tables_take_while_a_view_is_read_is_not_read_twice(sqlite_url)
     play(app, file)
     match = app.match(file.match)
     project_until(sqlite_url, None, file.match)
-    views = ReadSide(app).views
+    views = ReadSide.of(app).views
     later = list(match.records[100:])
     for viewer in (PUBLIC, HOST, file.players[0]):
         for round in (None, 3, match.records[-1]["entry"]["round"]):

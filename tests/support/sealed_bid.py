@@ -14,9 +14,10 @@ from typing import Any
 
 from pydantic import ConfigDict
 
-from domain.decider import HOST, Command, Event, Posting, SetupBase, to_all, to_player
+from domain.decider import HOST, Command, Event, Posting, to_all, to_player
 from domain.errors import RuleViolation
 from domain.rng import Rng
+from domain.setup import SetupBase
 
 GAME_ID = "sealed_bid"
 RULES_VERSION = "sealed_bid/1"

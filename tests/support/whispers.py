@@ -23,12 +23,12 @@ from domain.decider import (
     CommandSpec,
     Event,
     Posting,
-    SetupBase,
     to_all,
     to_player,
 )
 from domain.errors import RuleViolation
 from domain.rng import Rng
+from domain.setup import SetupBase
 
 GAME_ID = "whispers"
 RULES_VERSION = "whispers/1"

@@ -47,7 +47,7 @@ from domain.decider import HOST
 from domain.decider import PUBLIC as EVERYONE
 from domain.errors import RuleViolation
 from domain.games import get_game
-from domain.match import check_plays
+from domain.logs import check_plays
 from projections import story
 from projections.announcement import announcement, last_told
 from projections.dashboard import (

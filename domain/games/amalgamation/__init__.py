@@ -15,20 +15,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.decider import Event, fold_summary
-from domain.games.amalgamation.command_specs import COMMANDS
-from domain.games.amalgamation.decide import decide
-from domain.games.amalgamation.draws import GAME_ID, ROLES
-from domain.games.amalgamation.evolve import evolve
-from domain.games.amalgamation.picture import picture
-from domain.games.amalgamation.results import finished, results, round_of
-from domain.games.amalgamation.setup import SETUP_HELP, Setup, Teams, Variants
-from domain.games.amalgamation.state import State
-from domain.games.amalgamation.story import PHASES, acting, forms, narrate, on_close, scoreboard
-from domain.games.amalgamation.summary import summary_start, summary_step
-from domain.rng import Rng
+from domain.games.surface import lazy
+
+if TYPE_CHECKING:
+    from domain.games.amalgamation.setup import Setup
+    from domain.games.amalgamation.state import State
+    from domain.rng import Rng
 
 RULES_VERSION = "amalgamation/1"
 # The host commands that close whatever phase is open (`arbiter match close-round`, deadlines).
@@ -40,39 +35,19 @@ SPENDS = {"submit_round": 1}
 
 def initial_state(setup: Setup, rng: Rng) -> State:
     """Nothing is drawn yet: the pre-game close draws what the setup left to this seed."""
+    from domain.games.amalgamation.state import State
+
     return State(setup=setup, seed=rng.seed)
 
 
 def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
     return fold_summary(sys.modules[__name__], events, viewer)
 
-
-__all__ = [
-    "CLOSES",
-    "COMMANDS",
-    "GAME_ID",
-    "PHASES",
-    "ROLES",
-    "RULES_VERSION",
-    "SETUP_HELP",
-    "SPENDS",
-    "Setup",
-    "State",
-    "Teams",
-    "Variants",
-    "acting",
-    "decide",
-    "evolve",
-    "finished",
-    "forms",
-    "initial_state",
-    "narrate",
-    "on_close",
-    "picture",
-    "results",
-    "round_of",
-    "scoreboard",
-    "summarize",
-    "summary_start",
-    "summary_step",
-]
+lazy(__name__, {
+    "GAME_ID": "draws", "ROLES": "draws", "COMMANDS": "command_specs", "SETUP_HELP": "setup",
+    "Setup": "setup", "Teams": "setup", "Variants": "setup", "State": "state",
+    "decide": "decide", "evolve": "evolve", "finished": "results", "results": "results",
+    "round_of": "results", "summary_start": "summary", "summary_step": "summary",
+    "PHASES": "story", "acting": "story", "forms": "story", "narrate": "story",
+    "on_close": "story", "scoreboard": "story", "picture": "picture",
+})

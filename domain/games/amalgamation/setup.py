@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from domain.decider import SetupBase
+from domain.setup import SetupBase
 
 PLAYER_COUNT = 6
 TEAM_SIZE = 3

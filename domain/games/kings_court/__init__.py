@@ -12,30 +12,25 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.decider import Event, fold_summary
-from domain.games.kings_court.decide import decide
-from domain.games.kings_court.draws import GAME_ID
-from domain.games.kings_court.evolve import evolve
-from domain.games.kings_court.picture import picture
-from domain.games.kings_court.player_commands import ANNOYED_CHECK_PRICE, PEEK_PRICE
-from domain.games.kings_court.results import finished, results, round_of
-from domain.games.kings_court.setup import SETUP_HELP, RoleSet, Setup
-from domain.games.kings_court.specs import COMMANDS
-from domain.games.kings_court.state import State
-from domain.games.kings_court.story import PHASES, acting, forms, narrate, on_close, scoreboard
-from domain.games.kings_court.summary import summary_start, summary_step
-from domain.rng import Rng
+from domain.games.surface import lazy
+
+if TYPE_CHECKING:
+    from domain.games.kings_court.setup import Setup
+    from domain.games.kings_court.state import State
+    from domain.rng import Rng
 
 RULES_VERSION = "kings_court/1"
 # The host commands that close whatever phase is open (`arbiter match close-round`, deadlines).
 CLOSES = ("close_round", "close_tiebreak", "close_king_gift", "close_ec_vote")
-SPENDS = {"peek": PEEK_PRICE, "annoyed_check": ANNOYED_CHECK_PRICE}  # garnets per command
 
 
 def initial_state(setup: Setup, rng: Rng) -> State:
     """Nothing is drawn yet: `open_match` draws game 1 from this seed and records it."""
+    from domain.games.kings_court.state import State
+
     return State(setup=setup, seed=rng.seed)
 
 
@@ -43,30 +38,12 @@ def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
     return fold_summary(sys.modules[__name__], events, viewer)
 
 
-__all__ = [
-    "CLOSES",
-    "COMMANDS",
-    "GAME_ID",
-    "PHASES",
-    "RULES_VERSION",
-    "SETUP_HELP",
-    "SPENDS",
-    "RoleSet",
-    "Setup",
-    "State",
-    "acting",
-    "decide",
-    "evolve",
-    "finished",
-    "forms",
-    "initial_state",
-    "narrate",
-    "on_close",
-    "picture",
-    "results",
-    "round_of",
-    "scoreboard",
-    "summarize",
-    "summary_start",
-    "summary_step",
-]
+lazy(__name__, {
+    "GAME_ID": "draws", "COMMANDS": "specs", "SPENDS": "player_commands",
+    "ANNOYED_CHECK_PRICE": "player_commands", "PEEK_PRICE": "player_commands",
+    "SETUP_HELP": "setup", "RoleSet": "setup", "Setup": "setup", "State": "state",
+    "decide": "decide", "evolve": "evolve", "finished": "results", "results": "results",
+    "round_of": "results", "summary_start": "summary", "summary_step": "summary",
+    "PHASES": "story", "acting": "story", "forms": "story", "narrate": "story",
+    "on_close": "story", "scoreboard": "story", "picture": "picture",
+})

@@ -11,8 +11,7 @@ from typing import Any
 from domain.decider import HOST, Command, Event
 from domain.errors import RuleViolation
 from domain.games.kings_court import aftermath, election
-from domain.games.kings_court.player_commands import GAMEPLAY, POST_GAME
-from domain.games.kings_court.state import (
+from domain.games.kings_court.phases import (
     AWAITING_DMO,
     DEADLOCK_COIN,
     EC_VOTE,
@@ -20,8 +19,9 @@ from domain.games.kings_court.state import (
     KING_GIFT,
     NOT_STARTED,
     TIEBREAK,
-    State,
 )
+from domain.games.kings_court.player_commands import GAMEPLAY, POST_GAME
+from domain.games.kings_court.state import State
 from domain.games.kings_court.turn import Turn
 
 HostCommand = Callable[[Turn, Mapping[str, Any]], None]

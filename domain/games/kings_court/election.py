@@ -5,7 +5,8 @@ from __future__ import annotations
 from domain.games.kings_court import events
 from domain.games.kings_court.draws import game_secrets, seeded_tiebreak
 from domain.games.kings_court.ending import end_game
-from domain.games.kings_court.state import BETWEEN_GAMES, State
+from domain.games.kings_court.phases import BETWEEN_GAMES
+from domain.games.kings_court.state import State
 from domain.games.kings_court.turn import Turn
 
 MISSED_VOTE_PENALTY = 1

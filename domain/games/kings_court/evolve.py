@@ -11,8 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from domain.decider import Event
-from domain.games.kings_court.roles import Secrets
-from domain.games.kings_court.state import (
+from domain.games.kings_court.phases import (
     AWAITING_DMO,
     BETWEEN_GAMES,
     DEADLOCK_COIN,
@@ -21,10 +20,9 @@ from domain.games.kings_court.state import (
     KING_GIFT,
     OVER,
     TIEBREAK,
-    Aftermath,
-    Game,
-    State,
 )
+from domain.games.kings_court.roles import Secrets
+from domain.games.kings_court.state import Aftermath, Game, State
 
 Data = Mapping[str, Any]
 

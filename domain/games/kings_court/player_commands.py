@@ -11,19 +11,14 @@ from typing import Any, TypeGuard
 from domain.errors import RuleViolation
 from domain.games.kings_court import events
 from domain.games.kings_court.draws import king_peek_coin
+from domain.games.kings_court.phases import EC_VOTE, ELECTION, KING_GIFT, TIEBREAK
 from domain.games.kings_court.roles import DUKE, NOBLE, judge_lies_in_looks, judge_lies_in_peeks
-from domain.games.kings_court.state import (
-    EC_VOTE,
-    ELECTION,
-    KING_GIFT,
-    TIEBREAK,
-    Game,
-    State,
-)
+from domain.games.kings_court.state import Game, State
 from domain.games.kings_court.turn import Turn
 
 PEEK_PRICE = 8
 ANNOYED_CHECK_PRICE = 3
+SPENDS = {"peek": PEEK_PRICE, "annoyed_check": ANNOYED_CHECK_PRICE}  # garnets per command
 
 Args = Mapping[str, Any]
 

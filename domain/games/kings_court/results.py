@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.kings_court.state import OVER, State
+from domain.games.kings_court.phases import OVER
+from domain.games.kings_court.state import State
 
 WINNER_RANK, OTHER_RANK, EC_RANK = 1, 2, 3
 

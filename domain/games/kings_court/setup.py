@@ -9,7 +9,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from domain.decider import SetupBase
 from domain.games.kings_court.roles import (
     DUKE,
     KING,
@@ -19,6 +18,7 @@ from domain.games.kings_court.roles import (
     list_is_valid,
     list_view,
 )
+from domain.setup import SetupBase
 
 PLAYER_COUNT = 11
 TEAM_SIZE = 5

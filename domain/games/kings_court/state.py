@@ -8,20 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from domain.games.kings_court.phases import AWAITING_DMO, GAME_RUNNING, NOT_STARTED, OVER
 from domain.games.kings_court.roles import Secrets
 from domain.games.kings_court.setup import Setup
 
-NOT_STARTED = "not_started"
-ELECTION = "election"
-TIEBREAK = "tiebreak"
-BETWEEN_GAMES = "between_games"  # only between an early end and the next game, inside one command
-KING_GIFT = "king_gift"
-EC_VOTE = "ec_vote"
-DEADLOCK_COIN = "deadlock_coin"
-AWAITING_DMO = "awaiting_dmo"
-OVER = "over"
-
-GAME_RUNNING = (ELECTION, TIEBREAK)
 EARLY_END_LIMIT = 4
 
 

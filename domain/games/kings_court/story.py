@@ -12,8 +12,7 @@ from typing import Any
 
 from domain.decider import HOST, PUBLIC
 from domain.games.kings_court.narration import Chapter, Shown, Teller, ordinal
-from domain.games.kings_court.specs import COMMANDS
-from domain.games.kings_court.state import (
+from domain.games.kings_court.phases import (
     AWAITING_DMO,
     DEADLOCK_COIN,
     EC_VOTE,
@@ -21,6 +20,7 @@ from domain.games.kings_court.state import (
     KING_GIFT,
     TIEBREAK,
 )
+from domain.games.kings_court.specs import COMMANDS
 
 View = Mapping[str, Any]
 Form = dict[str, Any]

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.decider import Event
-from domain.games.kings_court.state import (
+from domain.games.kings_court.phases import (
     AWAITING_DMO,
     BETWEEN_GAMES,
     DEADLOCK_COIN,

@@ -12,22 +12,19 @@ forms; words writes the guild's things) and picture.
 
 from __future__ import annotations
 
-from domain.games.merchants_guild.command_specs import COMMANDS
-from domain.games.merchants_guild.decide import decide
-from domain.games.merchants_guild.evolve import evolve
+from typing import TYPE_CHECKING
+
 from domain.games.merchants_guild.guild import (
     EXTRA_INVESTIGATION_PRICE,
-    GAME_ID,
     LOOKUP_PRICE,
     PAID_PUSH_PRICE,
 )
-from domain.games.merchants_guild.picture import picture
-from domain.games.merchants_guild.results import finished, results, round_of
-from domain.games.merchants_guild.setup import SETUP_HELP, Bill, Setup
-from domain.games.merchants_guild.state import State
-from domain.games.merchants_guild.story import PHASES, acting, forms, narrate, on_close, scoreboard
-from domain.games.merchants_guild.summary import summarize, summary_start, summary_step
-from domain.rng import Rng
+from domain.games.surface import lazy
+
+if TYPE_CHECKING:
+    from domain.games.merchants_guild.setup import Setup
+    from domain.games.merchants_guild.state import State
+    from domain.rng import Rng
 
 RULES_VERSION = "merchants_guild/1"
 # The host commands that close whatever phase is open (`arbiter match close-round`, deadlines).
@@ -41,33 +38,15 @@ SPENDS = {  # garnets per command
 
 def initial_state(setup: Setup, rng: Rng) -> State:
     """Nothing is drawn yet: `open_match` draws what the host left out and records it."""
+    from domain.games.merchants_guild.state import State
+
     return State(setup=setup, seed=rng.seed)
 
-
-__all__ = [
-    "CLOSES",
-    "COMMANDS",
-    "GAME_ID",
-    "PHASES",
-    "RULES_VERSION",
-    "SETUP_HELP",
-    "SPENDS",
-    "Bill",
-    "Setup",
-    "State",
-    "acting",
-    "decide",
-    "evolve",
-    "finished",
-    "forms",
-    "initial_state",
-    "narrate",
-    "on_close",
-    "picture",
-    "results",
-    "round_of",
-    "scoreboard",
-    "summarize",
-    "summary_start",
-    "summary_step",
-]
+lazy(__name__, {
+    "GAME_ID": "guild", "COMMANDS": "command_specs", "SETUP_HELP": "setup", "Bill": "setup",
+    "Setup": "setup", "State": "state", "decide": "decide", "evolve": "evolve",
+    "finished": "results", "results": "results", "round_of": "results",
+    "summarize": "summary", "summary_start": "summary", "summary_step": "summary",
+    "PHASES": "story", "acting": "story", "forms": "story", "narrate": "story",
+    "on_close": "story", "scoreboard": "story", "picture": "picture",
+})

@@ -14,7 +14,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from domain.canonical import MAX_SAFE_INTEGER
-from domain.decider import SetupBase
 from domain.games.merchants_guild.guild import (
     BILL_NUMBERS,
     COMBINATIONS,
@@ -25,6 +24,7 @@ from domain.games.merchants_guild.guild import (
     RESOURCES,
     STARTING_RESOURCE,
 )
+from domain.setup import SetupBase
 
 RESERVED_IDS = ("host", "system", "public")
 

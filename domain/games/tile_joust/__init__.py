@@ -16,17 +16,14 @@ words, the standings, the forms) and picture (points by set, and the jousts, dra
 
 from __future__ import annotations
 
-from domain.games.tile_joust.commands import COMMANDS
-from domain.games.tile_joust.decide import decide
-from domain.games.tile_joust.draws import GAME_ID
-from domain.games.tile_joust.evolve import evolve
-from domain.games.tile_joust.picture import picture
-from domain.games.tile_joust.results import finished, results, round_of
-from domain.games.tile_joust.setup import SETUP_HELP, Setup
-from domain.games.tile_joust.state import State
-from domain.games.tile_joust.story import PHASES, acting, forms, narrate, scoreboard
-from domain.games.tile_joust.summary import summarize, summary_start, summary_step
-from domain.rng import Rng
+from typing import TYPE_CHECKING
+
+from domain.games.surface import lazy
+
+if TYPE_CHECKING:
+    from domain.games.tile_joust.setup import Setup
+    from domain.games.tile_joust.state import State
+    from domain.rng import Rng
 
 RULES_VERSION = "tile_joust/1"
 # The host commands that close whatever phase is open (`arbiter match close-round`, deadlines).
@@ -42,31 +39,15 @@ SEALED_RUN = 2
 
 def initial_state(setup: Setup, rng: Rng) -> State:
     """Nothing is drawn yet: `open_match` draws the orderings from this seed and records them."""
+    from domain.games.tile_joust.state import State
+
     return State(setup=setup, seed=rng.seed)
 
-
-__all__ = [
-    "CLOSES",
-    "COMMANDS",
-    "GAME_ID",
-    "PHASES",
-    "RULES_VERSION",
-    "SETUP_HELP",
-    "SPENDS",
-    "Setup",
-    "State",
-    "acting",
-    "decide",
-    "evolve",
-    "finished",
-    "forms",
-    "initial_state",
-    "narrate",
-    "picture",
-    "results",
-    "round_of",
-    "scoreboard",
-    "summarize",
-    "summary_start",
-    "summary_step",
-]
+lazy(__name__, {
+    "GAME_ID": "draws", "COMMANDS": "commands", "SETUP_HELP": "setup", "Setup": "setup",
+    "State": "state", "decide": "decide", "evolve": "evolve", "finished": "results",
+    "results": "results", "round_of": "results", "summarize": "summary",
+    "summary_start": "summary", "summary_step": "summary", "PHASES": "story",
+    "acting": "story", "forms": "story", "narrate": "story", "scoreboard": "story",
+    "picture": "picture",
+})

@@ -19,7 +19,6 @@ from domain.games.tile_joust.state import (
     BETWEEN_AUCTIONS,
     BETWEEN_SETS,
     BIDDING,
-    FINAL,
     ITEM_PICK,
     ITEM_WINDOW,
     JOUST_PHASE_START,
@@ -27,7 +26,6 @@ from domain.games.tile_joust.state import (
     LEFTOVER_CHOICE,
     NEXT_TILE,
     OVER,
-    REMAINING,
     SOLD,
     Auction,
     Group,
@@ -37,7 +35,7 @@ from domain.games.tile_joust.state import (
     State,
     Use,
 )
-from domain.games.tile_joust.tiles import GROUPS, LABELS, deal, grouped_id
+from domain.games.tile_joust.tiles import FINAL, GROUPS, LABELS, REMAINING, deal, grouped_id
 
 Data = Mapping[str, Any]
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape
 
-from domain.games.tile_joust.state import FINAL, REMAINING
+from domain.games.tile_joust.tiles import FINAL, REMAINING
 
 Data = Mapping[str, Any]
 

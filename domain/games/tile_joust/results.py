@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.tile_joust.state import FINAL, OVER, REMAINING, State
+from domain.games.tile_joust.state import OVER, State
+from domain.games.tile_joust.tiles import FINAL, REMAINING
 
 WINNER_RANK, LOSER_RANK = 1, 2
 

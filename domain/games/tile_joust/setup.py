@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import ConfigDict, Field, model_validator
 
 from domain.canonical import MAX_SAFE_INTEGER
-from domain.decider import SetupBase
+from domain.setup import SetupBase
 
 DEATH_MATCH, FINAL_MATCH = "death_match", "final_match"
 TILE_INVERSION, EQUALISER, CONCEAL = "tile_inversion", "equaliser", "conceal"

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from domain.games.tile_joust.setup import Setup
-from domain.games.tile_joust.tiles import Tile
+from domain.games.tile_joust.tiles import FINAL, Tile
 
 # Blocking: a player decides.
 NOT_STARTED = "not_started"
@@ -30,8 +30,6 @@ AUCTIONS_DONE = "auctions_done"
 JOUST_PHASE_START = "joust_phase_start"
 BEFORE_JOUST = "before_joust"
 
-FINAL = "final"  # the stage of the final joust; sets are numbered 1, 2, 3
-REMAINING = "remaining"  # the points key of the remaining-tile points
 
 
 @dataclass(frozen=True)

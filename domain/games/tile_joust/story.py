@@ -15,8 +15,7 @@ from typing import Any
 from domain.decider import HOST, PUBLIC
 from domain.games.tile_joust.commands import COMMANDS
 from domain.games.tile_joust.setup import CONCEAL, EQUALISER, TILE_INVERSION, Setup
-from domain.games.tile_joust.state import FINAL, REMAINING
-from domain.games.tile_joust.tiles import LABELS, LEFTOVER
+from domain.games.tile_joust.tiles import FINAL, LABELS, LEFTOVER, REMAINING
 
 Data = Mapping[str, Any]
 Chapter = dict[str, Any]

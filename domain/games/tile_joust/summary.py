@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.decider import Event, fold_summary
-from domain.games.tile_joust.state import FINAL, REMAINING
+from domain.games.tile_joust.tiles import FINAL, REMAINING
 
 View = dict[str, Any]
 Data = Mapping[str, Any]

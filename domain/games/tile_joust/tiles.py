@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+FINAL = "final"  # the stage of the final joust; sets are numbered 1, 2, 3
+REMAINING = "remaining"  # the points key of the remaining-tile points
+
 MINUTE, BALANCE, GIANT = "M", "B", "G"
 LABELS = (MINUTE, BALANCE, GIANT)  # smallest to largest, also the order of "the smaller label"
 BLACK, WHITE = "BLACK", "WHITE"

@@ -15,20 +15,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.decider import Event, fold_summary
-from domain.games.totemic_might.command_specs import COMMANDS
-from domain.games.totemic_might.decide import decide
-from domain.games.totemic_might.draws import GAME_ID
-from domain.games.totemic_might.evolve import evolve
-from domain.games.totemic_might.picture import picture
-from domain.games.totemic_might.results import finished, results, round_of
-from domain.games.totemic_might.setup import SETUP_HELP, SeriesPair, Setup, SnakeHint
-from domain.games.totemic_might.state import State
-from domain.games.totemic_might.story import PHASES, acting, forms, narrate, on_close, scoreboard
-from domain.games.totemic_might.summary import summary_start, summary_step
-from domain.rng import Rng
+from domain.games.surface import lazy
+
+if TYPE_CHECKING:
+    from domain.games.totemic_might.setup import Setup
+    from domain.games.totemic_might.state import State
+    from domain.rng import Rng
 
 RULES_VERSION = "totemic_might/1"
 # The host commands that close whatever phase is open (`arbiter match close-round`, deadlines).
@@ -41,39 +36,19 @@ SETUP_ERROR = "INVALID_SETUP"
 
 def initial_state(setup: Setup, rng: Rng) -> State:
     """Nothing is drawn yet: `open_match` draws the secret setup from this seed and seals it."""
+    from domain.games.totemic_might.state import State
+
     return State(setup=setup, seed=rng.seed)
 
 
 def summarize(events: Sequence[Event], viewer: str) -> dict[str, Any]:
-    """The viewer's summary, folded one step at a time as the projections fold it."""
     return fold_summary(sys.modules[__name__], events, viewer)
 
-
-__all__ = [
-    "CLOSES",
-    "COMMANDS",
-    "GAME_ID",
-    "PHASES",
-    "RULES_VERSION",
-    "SETUP_HELP",
-    "SPENDS",
-    "SeriesPair",
-    "Setup",
-    "SnakeHint",
-    "State",
-    "acting",
-    "decide",
-    "evolve",
-    "finished",
-    "forms",
-    "initial_state",
-    "narrate",
-    "on_close",
-    "picture",
-    "results",
-    "round_of",
-    "scoreboard",
-    "summarize",
-    "summary_start",
-    "summary_step",
-]
+lazy(__name__, {
+    "GAME_ID": "draws", "COMMANDS": "command_specs", "SETUP_HELP": "setup",
+    "SeriesPair": "setup", "Setup": "setup", "SnakeHint": "setup", "State": "state",
+    "decide": "decide", "evolve": "evolve", "finished": "results", "results": "results",
+    "round_of": "results", "summary_start": "summary", "summary_step": "summary",
+    "PHASES": "story", "acting": "story", "forms": "story", "narrate": "story",
+    "on_close": "story", "scoreboard": "story", "picture": "picture",
+})

@@ -10,8 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from domain.decider import SetupBase
 from domain.games.totemic_might.grid import GARNET, LETTERS, SERIES, TOTEMS, is_totem
+from domain.setup import SetupBase
 
 PLAYER_COUNT = 7
 SERIES_SIZE = 5
