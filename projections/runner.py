@@ -11,7 +11,7 @@ own session): when it dies its session ends, the lock is free, and another resum
 tracking row.
 
 SQLite has no notifications: a loop in the service process looks, woken after each command
-and every `interval` seconds.
+and every `interval` seconds; the processes on one file take turns (an flock beside it).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from psycopg.sql import SQL, Identifier
 
 from projections.projection import TOPICS, ArbiterProjection, Ledger, bound
 from projections.rows import Changes
-from projections.sole import PROJECTING, sole
+from projections.sole import PROJECTING, in_turn, sole
 from projections.tables import APPLICATION, ArbiterViews, datastore_of, open_views
 
 BATCH = 500
@@ -118,12 +118,17 @@ def run(env: Mapping[str, str], stop: threading.Event, wake: threading.Event | N
 
 def poll(env: Mapping[str, str], stop: threading.Event, wake: threading.Event,
          interval: float) -> None:
+    """The processes on one file take turns at catching up: the second reads only what the
+    first left, and folds the entries the first wrote into the matches it keeps. Racing for
+    each batch, the one that lost had computed its rows for nothing, and loaded its matches
+    again from the store (two workers: 4 to 6 ms of CPU a vote, against 2)."""
     with closing(Ledger(env=dict(env))) as ledger:
         views = open_views(datastore_of(ledger), ledger.mapper.cipher)
         projection = bound(ledger)(views)
         while not stop.is_set():
             try:
-                catch_up(ledger, views, projection)
+                with in_turn(env, PROJECTING):
+                    catch_up(ledger, views, projection)
             except Exception:
                 log.exception("projecting failed; trying again")
             if wake.wait(interval):
