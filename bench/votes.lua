@@ -1,9 +1,10 @@
--- Each wrk thread is one client: one player of one match, voting again and again.
+-- Each wrk thread is one client: one player of one match, voting again and again, each vote
+-- with its client id (v1, v2, ...) as the Python clients and the in-process side send them.
 local counter = 0
 local clients = {}
 for line in io.lines(os.getenv("ARBITER_CLIENTS")) do
-  local path, token, body = line:match("([^\t]+)\t([^\t]+)\t(.+)")
-  table.insert(clients, {path = path, token = token, body = body})
+  local path, token, prefix = line:match("([^\t]+)\t([^\t]+)\t(.+)")
+  table.insert(clients, {path = path, token = token, prefix = prefix})
 end
 function setup(thread)
   counter = counter + 1
@@ -11,11 +12,12 @@ function setup(thread)
 end
 function init(args)
   local c = clients[id]
-  request_data = wrk.format("POST", c.path, {["Authorization"] = "Bearer " .. c.token,
-    ["Content-Type"] = "application/json"}, c.body)
+  path, prefix, sent = c.path, c.prefix, 0
+  headers = {["Authorization"] = "Bearer " .. c.token, ["Content-Type"] = "application/json"}
 end
 function request()
-  return request_data
+  sent = sent + 1
+  return wrk.format("POST", path, headers, prefix .. sent .. '"}')
 end
 function response(status, headers, body)
   if status ~= 200 then

@@ -5,7 +5,8 @@ every little while, and one takes it over when its holder dies.
 - PostgreSQL: a session advisory lock on a connection of its own; the holder's death ends the
   session, which frees the lock.
 - SQLite: an flock on `<file>.<job>.lock` beside the database, which the kernel drops when
-  its holder dies, even by kill -9.
+  its holder dies, even by kill -9. A job the processes may share takes turns at the same
+  lock (`in_turn`).
 - An in-memory database has one process: it always holds.
 
 PostgreSQL's driver is imported only for a PostgreSQL store (a command line on SQLite never
@@ -63,6 +64,22 @@ def sole(env: Mapping[str, str], job: str) -> Iterator[Held | None]:
             yield None
         else:
             yield Held()
+    finally:
+        os.close(fd)  # releases the lock
+
+
+@contextmanager
+def in_turn(env: Mapping[str, str], job: str) -> Iterator[None]:
+    """The job's SQLite lock, waited for: the processes on one file take turns at the job,
+    where `sole` leaves all but one out. A store in memory has one process."""
+    path = beside(env, f"{job}.lock")
+    if path is None:
+        yield
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
     finally:
         os.close(fd)  # releases the lock
 

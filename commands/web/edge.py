@@ -165,7 +165,8 @@ async def read_body(request: Request) -> Response | None:
     request._body = bytes(body)  # what Request.body() returns from now on
     if body and is_json(request):
         try:
-            loads(body.decode("utf-8"))
+            # FastAPI then reads it from here (Request.json), not parsing it a second time.
+            request._json = loads(body.decode("utf-8"))
         except UnicodeDecodeError:
             return problem(400, "invalid_json", "the body is not UTF-8 JSON")
         except ValueError as error:

@@ -106,6 +106,87 @@ def test_a_catch_up_writes_the_events_since_the_last_look_in_one_transaction(db_
     assert tables(views) == live
 
 
+def test_a_projection_behind_another_folds_only_the_entries_the_other_wrote(sqlite_url,
+                                                                            monkeypatch):
+    """Two processes projecting one SQLite file race for each batch. The one that lost keeps
+    its match a few entries behind: it folds those entries from the store into it (the match
+    is never loaded again from its snapshot), and the tables are those of a rebuild."""
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    file = load(ROOT / "seeds" / "kings_court-king-win.json")
+    app.create_season("s")
+    app.register_all("s", file.players)
+    app.create_match(match_id="kc", season="s", game=file.game,
+                     setup={"players": file.players, **file.setup},
+                     host_seed=file.host_seed, salt_key=file.salt_key)
+    app.submit("kc", HOST, "open_match")
+    ledger = Ledger(env=persistence_env(sqlite_url))
+    views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
+    lost, won = bound(ledger)(views), bound(ledger)(views)
+
+    def votes(voters: list[str]) -> None:
+        for voter in voters:
+            app.submit("kc", voter, "vote", {"candidate": file.players[0]})
+
+    votes(file.players[1:3])
+    catch_up(ledger, views, lost)
+    behind = app.match("kc").version
+    votes(file.players[3:5])  # the dashboard counts them among those who voted
+    catch_up(ledger, views, won)  # these entries are written by the other process
+    votes(file.players[1:2])
+
+    def loaded(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the match was loaded again from the store")
+
+    monkeypatch.setattr(ledger.repository, "get", loaded)
+    catch_up(ledger, views, lost)
+    assert app.match("kc").version > behind + 1  # it was behind by more than one entry
+    assert views.view("kc", HOST) == json.loads(json.dumps(view(app.match("kc"), HOST)))
+    live = tables(views)
+    monkeypatch.undo()
+    rebuild(ledger, views)
+    assert tables(views) == live
+
+
+def test_the_processes_on_one_sqlite_file_take_turns_at_catching_up(sqlite_url, monkeypatch):
+    """Two projection loops on one file (each worker runs one) never catch up at once: the
+    second waits for the first, then reads what is left; each entry is written once."""
+    from projections import runner
+
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    play(app, copies(1)[0])
+    inside, most, turns, lock = [0], [0], [0], threading.Lock()
+
+    def counted(*args: Any) -> None:
+        with lock:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+        try:
+            threading.Event().wait(0.05)  # long enough for the other to come in, if it may
+            catch_up(*args)
+        finally:
+            with lock:
+                inside[0] -= 1
+                turns[0] += 1
+
+    monkeypatch.setattr(runner, "catch_up", counted)
+    stop, wakes = threading.Event(), [threading.Event(), threading.Event()]
+    loops = [threading.Thread(target=runner.poll, args=(persistence_env(sqlite_url), stop,
+                                                         wake, 0.01)) for wake in wakes]
+    for loop in loops:
+        loop.start()
+    eventually(lambda: turns[0] >= 10, timeout=10)
+    stop.set()
+    for loop in loops:
+        loop.join(10)
+    assert most[0] == 1
+    ledger = Ledger(env=persistence_env(sqlite_url))
+    views = open_views(ledger.recorder.datastore, ledger.mapper.cipher)
+    live = tables(views)
+    assert live["position"] == last_projected(ledger)
+    rebuild(ledger, views)
+    assert tables(views) == live
+
+
 ALL_SEEDS = sorted((ROOT / "seeds").glob("*.json"))
 
 

@@ -29,16 +29,23 @@ def client_id(actor: str, command_id: str | None) -> str | None:
     return None if command_id is None else f"api:{actor}:{command_id}"
 
 
-async def member(match_id: MatchId, player: PlayerId, svc: Svc, who: PlayerOrHost) -> str:
-    """The caller; with the host token, after checking `player` plays in the match (a
-    player's token is only ever issued to a player of its match). Async: a player's own
-    request reads nothing here, so it makes no trip through the thread pool."""
+def member(svc: Service, match_id: str, player: str, who: str) -> None:
+    """With the host token, `player` must play in the match (a player's token is only ever
+    issued to a player of its match). Asked in the endpoint's own thread, after FastAPI
+    validated the path: a dependency doing it cost every vote a second validation of the
+    path and a dependency's round (docs/service.md, "Any client")."""
+    if who == HOST:
+        check_viewer(svc, match_id, player)
+
+
+async def followed(match_id: MatchId, player: PlayerId, svc: Svc, who: PlayerOrHost) -> str:
+    """`member` for a stream, whose endpoint runs on the event loop."""
     if who == HOST:
         await run_in_threadpool(check_viewer, svc, match_id, player)
     return who
 
 
-Member = Annotated[str, Depends(member)]
+Follower = Annotated[str, Depends(followed)]
 
 
 def submit(svc: Service, match_id: str, player: str, body: CommandIn) -> OutcomeOut:
@@ -48,13 +55,15 @@ def submit(svc: Service, match_id: str, player: str, body: CommandIn) -> Outcome
 
 @router.post("/commands", summary="Submit a command as this player (vote, bid, ...)")
 def player_command(match_id: MatchId, player: PlayerId, body: CommandIn, svc: Svc,
-                   _: Member) -> OutcomeOut:
+                   who: PlayerOrHost) -> OutcomeOut:
+    member(svc, match_id, player, who)
     return submit(svc, match_id, player, body)
 
 
 @router.post("/spends", summary="Spend garnets on a command (refused if it costs none)")
 def player_spend(match_id: MatchId, player: PlayerId, body: CommandIn, svc: Svc,
-                 _: Member) -> OutcomeOut:
+                 who: PlayerOrHost) -> OutcomeOut:
+    member(svc, match_id, player, who)
     spends = getattr(svc.arbiter.match(match_id).game, "SPENDS", {})
     if body.command not in spends:
         raise RuleViolation("not_a_spend", f"{body.command} costs no garnets; spends: "
@@ -63,26 +72,29 @@ def player_spend(match_id: MatchId, player: PlayerId, body: CommandIn, svc: Svc,
 
 
 @router.get("/view", summary="The match as this player sees it")
-def player_view(match_id: MatchId, player: PlayerId, svc: Svc, _: Member,
+def player_view(match_id: MatchId, player: PlayerId, svc: Svc, who: PlayerOrHost,
                 round: Round = None, min_seq: MinSeq = 0) -> dict[str, Any]:
+    member(svc, match_id, player, who)
     return read_view(svc, match_id, player, round)
 
 
 @router.get("/inbox", summary="What this player alone was told, and their receipts")
 def player_inbox(match_id: MatchId, player: PlayerId, svc: Svc,
-                 _: Member) -> dict[str, Any]:
+                 who: PlayerOrHost) -> dict[str, Any]:
+    member(svc, match_id, player, who)
     return read_inbox(svc, match_id, player)
 
 
 @router.get("/standings", summary="The match's season as this player sees it (their garnets)")
 def player_standings(match_id: MatchId, player: PlayerId, svc: Svc,
-                     _: Member) -> dict[str, Any]:
+                     who: PlayerOrHost) -> dict[str, Any]:
+    member(svc, match_id, player, who)
     return read_standings(svc, svc.arbiter.match(match_id).season, player)
 
 
 @router.get("/events", response_class=EventSourceResponse,
             summary="Server-sent events: each entry this player may read, as it is recorded")
-async def player_events(match_id: MatchId, player: PlayerId, svc: Svc, _: Member,
+async def player_events(match_id: MatchId, player: PlayerId, svc: Svc, _: Follower,
                         after: After = 0,
                         last_event_id: LastEventId = None) -> EventSourceResponse:
     return stream(svc, match_id, player, after, last_event_id)
