@@ -176,7 +176,7 @@ async def read_body(request: Request) -> Response | None:
 
 
 def is_json(request: Request) -> bool:
-    kind = request.headers.get("content-type", "application/json").split(";")[0].strip()
+    kind = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
     return kind == "application/json" or kind.endswith("+json")
 
 

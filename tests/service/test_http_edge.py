@@ -71,6 +71,20 @@ def test_a_body_too_large_or_not_json_is_refused_unread(served):
     assert length(server) == before
 
 
+def test_a_media_type_is_read_whatever_its_case(served):
+    """`Application/JSON` is JSON (RFC 9110: media types are case-insensitive), so its body
+    meets the same depth and size checks as `application/json`'s."""
+    server, host, _ = served
+    before = length(server)
+    token = host.http.headers["Authorization"].split()[1]
+    deep = ("[" * 1000 + "]" * 1000).encode()
+    for kind in ("application/json", "Application/JSON", "APPLICATION/JSON; charset=utf-8"):
+        answer = problem(raw(server, "/matches/w/commands", deep, token, kind), 400,
+                         "invalid_json")
+        assert "nested" in answer["message"] or "deep" in answer["message"], answer
+    assert length(server) == before
+
+
 def test_an_argument_the_command_does_not_take_is_refused(served):
     server, _, ann = served
     before = length(server)
