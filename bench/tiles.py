@@ -14,11 +14,17 @@ then prints four markdown tables (docs/audit.md, "Tiles" and "Limits", has the f
 3. serving: `arbiter serve` on the loopback, p50 and p99 of each resource, the first request
    (tiles worked out) apart from the rest (kept per signed size);
 4. publishing: `publish --all` into an empty folder, and again with nothing new.
+
+With `--long N ...` it prints instead, for a store holding one match of about N entries (the
+tests' sealed-bid game, a round closed and signed every ~200 entries) beside a short one, on
+SQLite and PostgreSQL: `publish --all` into an empty folder, again with nothing new, and after
+one more entry (the best of 3 each, in this process).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -33,6 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 BIN = Path(sys.executable).parent
 ARBITER = str(BIN / "arbiter")
 KC = "kings-court-king-win"
@@ -72,7 +79,6 @@ def startup(folder: Path, runs: int) -> list[str]:
 def floor_ratio(folder: Path) -> list[str]:
     """The seeds' public bundles verified, the best of 9 runs, against hashing every line
     raw plus one Ed25519 check per checkpoint line, in this same process."""
-    sys.path.insert(0, str(ROOT))
     from audit.notes import parse_note, parse_verifier_key
     from audit.verify import verify
 
@@ -181,10 +187,99 @@ def publishing(folder: Path) -> list[str]:
             f"| again, nothing new | {again:.2f} s | 0 written | |"]
 
 
+def long_match(url: str, size: int) -> None:
+    """A season with a short match and a long one of about `size` entries: the bids written
+    through the Match aggregate in batches, each round closed (and signed) by the service."""
+    from bench.read_side import PER_ROUND, PLAYERS
+    from commands.service.arbiter import Arbiter
+    from domain.decider import HOST, Command
+    from domain.match import Match
+    from tests.support.host_key import SIGNER
+
+    app = Arbiter(url, signer=SIGNER)
+    app.create_season("bench")
+    for player in PLAYERS:
+        app.register("bench", player)
+    for match_id, rounds in (("short", 2), ("long", size // (PER_ROUND + 4) + 2)):
+        app.create_match(match_id=match_id, season="bench", game="sealed_bid",
+                         setup={"players": PLAYERS, "rounds": rounds,
+                                "max_replacements": PER_ROUND},
+                         host_seed="h" * 40, salt_key="ab" * 32)
+        app.submit(match_id, HOST, "open_match")
+    while app.match("long").version < size:
+        match = app.repository.get(Match.create_id("long"))
+        for n in range(PER_ROUND):
+            match.handle(Command("bid", PLAYERS[n % 3], {"amount": n % 10}))
+        app.save(match)
+        app.submit("long", HOST, "close_round")
+    app.close()
+
+
+def long_publishing(sizes: list[int]) -> list[str]:
+    from click.testing import CliRunner
+
+    from audit import keys
+    from bench.stores import postgres_url, sqlite_url
+    from commands.cli.main import cli
+    from commands.service.arbiter import Arbiter
+    from domain.games import register_game
+    from tests.support.host_key import SIGNER
+
+    register_game("sealed_bid", "tests.support.sealed_bid")
+    folder = Path(tempfile.mkdtemp(prefix="arbiter-bench-publish-"))
+    keys.save(SIGNER, folder / "host.key")
+    runner = CliRunner(env={"ARBITER_HOST_KEY": str(folder / "host.key")})
+
+    def publish(url: str, out: Path, fresh: bool) -> float:
+        times = []
+        for _ in range(3):
+            if fresh:
+                shutil.rmtree(out, ignore_errors=True)
+            start = time.perf_counter()
+            done = runner.invoke(cli, ["--db", url, "publish", "--all", str(out)])
+            times.append(time.perf_counter() - start)
+            assert done.exit_code == 0, done.output
+        return min(times)
+
+    rows = ["| store | entries | into an empty folder | again, nothing new | after one more "
+            "entry |", "|---|---|---|---|---|"]
+    try:
+        for size in sizes:
+            for store, made in (("sqlite", contextlib.nullcontext(sqlite_url())),
+                                ("postgresql", postgres_url())):
+                with made as url:
+                    long_match(url, size)
+                    out = folder / "published"
+                    empty = publish(url, out, fresh=True)
+                    again = publish(url, out, fresh=False)
+                    app = Arbiter(url, signer=SIGNER)
+                    more = []
+                    for n in range(3):
+                        app.submit("long", "ann", "bid", {"amount": n})
+                        start = time.perf_counter()
+                        done = runner.invoke(cli, ["--db", url, "publish", "--all", str(out)])
+                        more.append(time.perf_counter() - start)
+                        assert done.exit_code == 0, done.output
+                    app.close()
+                    entries = json.loads(runner.invoke(cli, [
+                        "--db", url, "publish", "--all", str(out), "--json"]).stdout)["logs"]
+                    total = sum(row["entries"] for row in entries if row["id"] == "long")
+                    rows.append(f"| {store} | {total} | {empty:.2f} s | {again:.3f} s | "
+                                f"{min(more):.3f} s |")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--long", type=int, nargs="+", default=None, metavar="N")
     args = parser.parse_args()
+    if args.long:
+        print("\n### publishing a long match\n")
+        print("\n".join(long_publishing(args.long)))
+        return
     folder = Path(tempfile.mkdtemp(prefix="arbiter-bench-tiles-"))
     os.environ["ARBITER_KNOWN_KEYS"] = str(folder / "known_origins")
     try:

@@ -9,6 +9,7 @@ import pytest
 from commands.service.arbiter import Arbiter
 from commands.store.stored import StoredVersions
 from domain.match import Match
+from domain.season import Season
 from tests.support.host_key import SIGNER
 
 PLAYERS = ["ann", "bob", "cy", "di", "ed", "flo", "gus", "hal", "ivy", "jo", "kit"]
@@ -79,3 +80,20 @@ def test_what_another_service_wrote_is_folded_in_before_deciding(two_services, m
     cached = first.repository.cache.get(Match.create_id("kc"))
     assert [r["entry"]["hash"] for r in cached.records] == \
         [r["entry"]["hash"] for r in second.match("kc").records]
+
+
+def test_the_stores_logs_are_what_reading_every_stored_event_finds(app):
+    assert app.stored_versions.logs() == []  # a store with no event yet
+    kings_court(app)
+    app.create_season("t")  # a second season, begun after the first one's match
+    app.submit("kc", "ann", "vote", {"candidate": "bob"})  # the match grows after it
+    first: dict = {}  # each log's first event, reading them all
+    for stored in app.recorder.select_notifications(start=1, limit=10_000):
+        first.setdefault(stored.originator_id, stored.topic)
+    logs = app.stored_versions.logs()
+    assert logs == list(first.items())
+    ids = [log for log, _ in logs]
+    assert ids.index(Season.create_id("s")) < ids.index(Match.create_id("kc")) < \
+        ids.index(Season.create_id("t"))
+    assert dict(logs)[Season.create_id("t")] == "domain.season:Season.Created"
+    assert ids != sorted(ids)  # in the order they began, not the index's

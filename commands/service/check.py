@@ -41,7 +41,6 @@ from domain.season import Season, season_headline
 if TYPE_CHECKING:
     from commands.service.arbiter import Arbiter
 
-BATCH = 1000
 FAILURES = ("missing_entry", "forged_entry")  # what a load of the store itself finds
 THAWED = ("state", "window_state")  # a frozen match's game states
 
@@ -125,15 +124,10 @@ def check_store(app: Arbiter, key: VerifierKey | None) -> StoreCheck:
 
 
 def stored_aggregates(app: Arbiter) -> dict[UUID, str]:
-    """Every aggregate of the store, in the order it began, with its class's name."""
-    found: dict[UUID, str] = {}
-    after = 0
-    while notifications := app.recorder.select_notifications(start=after + 1, limit=BATCH):
-        for n in notifications:
-            assert isinstance(n.originator_id, UUID)  # every id Arbiter makes is a uuid5
-            found.setdefault(n.originator_id, n.topic.partition(":")[2].partition(".")[0])
-        after = notifications[-1].id
-    return found
+    """Every aggregate of the store, in the order it began, with its class's name: from the
+    store's index, a step per aggregate, not from every stored event."""
+    return {aggregate_id: topic.partition(":")[2].partition(".")[0]
+            for aggregate_id, topic in app.stored_versions.logs()}
 
 
 def _folded(app: Arbiter, aggregate_id: UUID) -> Any:

@@ -152,7 +152,8 @@ class Tiles:
 
 def every_log(app: Arbiter) -> list[tuple[str, str]]:
     """(log, name) of every season in the store, in the order they began, each followed by
-    its matches (every match is one season's): only the seasons are loaded to find them."""
+    its matches (every match is one season's): the seasons found from the store's index (a
+    step per log, however long each is), then only they are loaded."""
     from commands.service.check import stored_aggregates
 
     logs = []

@@ -58,7 +58,7 @@ class CheckedRepository(Repository):
 class StoredVersions:
     """The store's version of each of some logs now (0 for none), in one query: a writer
     holding a match's lock asks this once, instead of asking the store for the new events of
-    the match and of its season in turn.
+    the match and of its season in turn. And every log the store holds (`logs`).
 
     On an SQLite file it asks on a read-only connection of its own per thread: the library's
     pooled transaction costs several times the query itself."""
@@ -67,6 +67,17 @@ class StoredVersions:
         self.recorder = recorder
         self.postgres = type(recorder).__module__ == "eventsourcing.postgres"
         self.table = recorder.events_table_name
+        # The primary key's index, walked from one log's id to the next (a loose index scan:
+        # a step per log, however many entries each holds), then each log's first event.
+        after = f"(SELECT originator_id FROM {self.table} {{}}ORDER BY originator_id LIMIT 1)"
+        self.first_events = (
+            f"WITH RECURSIVE logs(id) AS (SELECT {after.format('')} UNION ALL "
+            f"SELECT {after.format('WHERE originator_id > logs.id ')} FROM logs "
+            "WHERE logs.id IS NOT NULL) "
+            f"SELECT e.originator_id, e.topic FROM logs JOIN {self.table} e "
+            "ON e.originator_id = logs.id AND e.originator_version = "
+            f"(SELECT MIN(originator_version) FROM {self.table} WHERE originator_id = logs.id) "
+            f"ORDER BY e.{'notification_id' if self.postgres else 'rowid'}")
         path = env.get("SQLITE_DBNAME", "")
         memory = path in ("", ":memory:") or path.startswith("file:")
         self.path = None if memory else os.path.abspath(path)  # as the library opened it
@@ -82,18 +93,24 @@ class StoredVersions:
         return (self.statement(ids), list(ids)) if self.postgres and ids else None
 
     def __call__(self, ids: Sequence[UUID]) -> list[int]:
-        query = self.statement(ids)
+        (row,) = self.rows(self.statement(ids), ids)
+        return [version or 0 for version in row]
+
+    def logs(self) -> list[tuple[UUID, str]]:
+        """Every log (aggregate) of the store, in the order it began, with the topic of its
+        first stored event: what reading every stored event finds, in a step per log."""
+        return [(UUID(str(oid)), topic) for oid, topic in self.rows(self.first_events, [])]
+
+    def rows(self, query: str, ids: Sequence[UUID]) -> list[tuple[Any, ...]]:
         if self.postgres:
             with self.recorder.datastore.cursor() as cursor:  # autocommit: one round trip
                 cursor.execute(query, list(ids))
-                row = list(cursor.fetchone().values())
-        elif self.path is None:
+                return [tuple(row.values()) for row in cursor.fetchall()]
+        if self.path is None:
             with self.recorder.datastore.transaction(commit=False) as cursor:
                 cursor.execute(query, [i.hex for i in ids])
-                row = list(cursor.fetchone())
-        else:
-            row = list(self.connection().execute(query, [i.hex for i in ids]).fetchall()[0])
-        return [version or 0 for version in row]
+                return [tuple(row) for row in cursor.fetchall()]
+        return self.connection().execute(query, [i.hex for i in ids]).fetchall()
 
     def connection(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self.local, "conn", None)

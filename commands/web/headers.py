@@ -3,6 +3,13 @@
 page; and a policy that lets nothing load or frame an answer that is no page. `/docs` (Swagger
 UI) gets a policy of its own: its files from this server, its one inline script by its hash,
 and no other site may frame it.
+
+The tiles under /logs/match/ and /logs/season/ are public static data that any tiles client
+reads, a monitor's or a witness's page on another site too: every answer there, errors and
+304s included, says any origin may read it (`Access-Control-Allow-Origin: *`, ETag exposed).
+A tiles client sends simple requests (GET or HEAD, no header of its own), so no preflight is
+answered. No other answer gets a CORS header: the API and the pages stay same-origin, unless
+the host lists origins (ARBITER_CORS_ORIGINS, commands.web.app).
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 NOT_A_PAGE = b"default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
 DOCS = ("/docs", "/docs/oauth2-redirect")
 INLINE = re.compile(rb"<script>(.*?)</script>", re.S)
+TILES = ("/logs/match/", "/logs/season/")
+ANY_PAGE = [(b"access-control-allow-origin", b"*"), (b"access-control-expose-headers", b"ETag")]
 
 
 def docs_policy(html: bytes) -> bytes:
@@ -38,6 +47,7 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         docs = scope["path"] in DOCS
+        tiles = scope["path"].startswith(TILES)
         start: Message | None = None
         body = bytearray()
 
@@ -50,6 +60,8 @@ class SecurityHeaders:
                     headers.append((b"x-content-type-options", b"nosniff"))
                 if b"content-security-policy" not in names and not docs:
                     headers.append((b"content-security-policy", NOT_A_PAGE))
+                if tiles:
+                    headers += ANY_PAGE
                 message = {**message, "headers": headers}
                 if docs:  # its policy names its script: wait for the body (a few hundred bytes)
                     start = message

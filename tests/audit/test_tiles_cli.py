@@ -4,11 +4,8 @@ the checks and codes it runs on a bundle; a receipt is proven from the few tiles
 
 from __future__ import annotations
 
-import functools
 import json
 import shutil
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -19,6 +16,7 @@ from audit.canonical import canonical, entry_hash
 from commands.cli.main import cli
 from commands.cli.matchfile import load, prepare_season, run
 from commands.service.arbiter import Arbiter
+from tests.support.static_host import static_host as serving
 
 SEED = Path(__file__).resolve().parents[2] / "seeds" / "amalgamation-winner-chooses-ec.json"
 SIGNER = keys.generate("host.example")
@@ -238,17 +236,8 @@ def test_lying_hash_tiles_fail_the_proofs_they_feed(store, published, tmp_path):
 @pytest.fixture
 def static_host(published):
     """The published folder behind a plain static web server on the loopback."""
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-    handler = functools.partial(Quiet, directory=str(published))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serving(published) as url:
+        yield url
 
 
 def test_a_log_on_a_static_web_server_verifies(store, published, static_host):

@@ -24,6 +24,8 @@ PUBLIC = [
     ("GET", "/seasons/{s}/bundle", None),
     ("GET", "/logs/match/{m}/checkpoint", None),  # tiles: any resource under the log's path
     ("GET", "/logs/season/{s}/checkpoint", None),
+    ("HEAD", "/logs/match/{m}/checkpoint", None),  # GET's headers, as a static host answers
+    ("HEAD", "/logs/season/{s}/checkpoint", None),
 ]
 PLAYER = [
     ("POST", "/matches/{m}/players/ann/commands", {"command": "bid", "args": {"amount": 3}}),
@@ -83,8 +85,11 @@ def served(pg_server):
 def call(client: Client, method: str, path: str, body: Any, match: str = "m1",
          season: str = "spring") -> tuple[int, dict[str, Any] | None]:
     """The status, and the JSON body unless it is a stream, a bundle or a signed note that
-    answered 200."""
+    answered 200; a HEAD has none, so its refusal is the GET's code."""
     url = path.format(m=match, s=season)
+    if method == "HEAD":
+        status = client.http.head(url).status_code
+        return status, None if status == 200 else call(client, "GET", path, body, match, season)[1]
     with client.http.stream(method, url, json=body) as response:
         if response.status_code == 200 and response.headers["content-type"].startswith(
                 ("text/event-stream", "application/x-ndjson", "text/plain")):

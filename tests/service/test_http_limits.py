@@ -185,8 +185,9 @@ def test_strangers_wait_their_turn_and_a_player_does_not(tmp_path, monkeypatch):
     app = Arbiter(url, signer=SIGNER)
     app.create_season("s")
     app.register_all("s", PLAYERS)
-    app.create_match(match_id="kc", season="s", game="kings_court", setup={"players": PLAYERS},
-                     host_seed="ab" * 32, salt_key="cd" * 32)
+    for match in ("kc", "kc1", "kc2", "kc3", "kc4"):  # a stranger each: one view is built
+        app.create_match(match_id=match, season="s", game="kings_court",  # once for all
+                         setup={"players": PLAYERS}, host_seed="ab" * 32, salt_key="cd" * 32)
     bob = Tokens(app).issue("kc", "bob")
     inside, most, release = [0], [0], threading.Event()
     lock, real = threading.Lock(), public.read_view
@@ -203,8 +204,9 @@ def test_strangers_wait_their_turn_and_a_player_does_not(tmp_path, monkeypatch):
     monkeypatch.setattr(public, "read_view", held)
     answers: list[int] = []
     with Server(url) as server:
-        strangers = [threading.Thread(target=lambda: answers.append(
-            server.client().http.get("/matches/kc").status_code)) for _ in range(5)]
+        strangers = [threading.Thread(target=lambda m=match: answers.append(
+            server.client().http.get(f"/matches/{m}").status_code))
+            for match in ("kc", "kc1", "kc2", "kc3", "kc4")]
         for stranger in strangers:
             stranger.start()
         eventually(lambda: inside[0] == edge.STRANGERS, timeout=10)

@@ -5,6 +5,7 @@ the spec's (tiles immutable, the checkpoint short-lived, an ETag on everything).
 from __future__ import annotations
 
 import base64
+import socket
 from hashlib import sha256
 from pathlib import Path
 
@@ -128,3 +129,95 @@ def test_an_id_is_one_path_segment_in_a_url_and_in_a_folder():
     assert [segment(i) for i in ("a b", "a/b", "..", ".hidden", "é")] == [
         "a%20b", "a%2Fb", "%2E.", "%2Ehidden", "%C3%A9"]
     assert prefix_of("season", "spring") == "season/spring"
+
+
+# What a HEAD must answer as its GET does: every header but the two the server stamps itself.
+STAMPED = {"date", "server"}
+
+
+def headers_of(answer) -> dict[str, str]:
+    return {name: value for name, value in answer.headers.items() if name not in STAMPED}
+
+
+def sent_after_head(url: str, path: str) -> bytes:
+    """What the server sends after the headers of a HEAD, read off the socket to its end
+    (an HTTP client would not read a body it knows a HEAD has none of)."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(f"HEAD {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+                     .encode())
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer.partition(b"\r\n\r\n")[2]
+
+
+def head_as_get(served, url: str, sent: dict[str, str], status: int = 200):
+    """HEAD `url` answers GET's status and headers, Content-Length the bytes GET sends, and no
+    body; a HEAD with GET's ETag gets GET's 304. Returns the GET."""
+    http = served.client().http
+    get, head = http.get(url, headers=sent), http.head(url, headers=sent)
+    assert (head.status_code, get.status_code) == (status, status)
+    assert headers_of(head) == headers_of(get)
+    assert int(head.headers["content-length"]) == get.num_bytes_downloaded > 0  # as sent
+    assert sent_after_head(served.url, url) == b""
+    if status == 200:
+        again = http.head(url, headers={**sent, "If-None-Match": get.headers["etag"]})
+        assert (again.status_code, again.content) == (304, b"")
+        assert {name: again.headers[name] for name in ("etag", "cache-control")} == {
+            "etag": get.headers["etag"], "cache-control": get.headers["cache-control"]}
+    return get
+
+
+@pytest.mark.parametrize("path, encoding, length", [
+    ("tile/0/000", None, 8192),                   # a full hash tile: 256 hashes of 32 bytes
+    ("tile/0/001.p/104", None, 104 * 32),         # the partial tile of the 360 signed entries
+    ("tile/1/000.p/1", None, 32),                 # level 1: the root of the one full tile
+    ("tile/entries/001.p/104", "identity", None),  # an entry bundle, plain
+    ("tile/entries/000", "gzip", None),           # and gzipped
+    ("checkpoint", None, None),
+    ("arbiter/log.json", None, None),
+])
+def test_head_answers_a_match_log_as_get_does_without_a_body(server, path, encoding, length):
+    served, match_id = server
+    sent = {"Accept-Encoding": encoding or "gzip, identity"}
+    get = head_as_get(served, f"/logs/match/{match_id}/{path}", sent)
+    if length is not None:
+        assert len(get.content) == length
+    assert ("content-encoding" in get.headers) == (encoding == "gzip")
+
+
+def test_head_answers_a_season_log_and_what_is_not_there_as_get_does(server):
+    served, match_id = server
+    prefix = f"/logs/season/{load(SEED).season}"
+    size = int(served.client().http.get(f"{prefix}/checkpoint").text.split("\n")[1])
+    assert 0 < size < 256  # a few entries: partial tiles only
+    for path in ("checkpoint", "arbiter/log.json", f"tile/0/000.p/{size}",
+                 f"tile/entries/000.p/{size}"):
+        head_as_get(served, f"{prefix}/{path}", {})
+    for url in (f"/logs/match/{match_id}/tile/0/002", "/logs/match/nope/checkpoint",
+                f"{prefix}/tile/0/000"):
+        head_as_get(served, url, {}, status=404)
+
+
+def test_any_page_may_read_the_tiles_and_their_etag_and_nothing_else(server):
+    served, match_id = server
+    http = served.client().http
+    other = {"Origin": "https://monitor.example"}
+    prefix = f"/logs/match/{match_id}"
+    tiles = [http.get(f"{prefix}/tile/0/000", headers=other),
+             http.head(f"{prefix}/checkpoint", headers=other),
+             http.get(f"{prefix}/tile/0/002", headers=other),          # a 404
+             http.get(f"/logs/season/{load(SEED).season}/arbiter/log.json")]  # no Origin
+    tiles.append(http.get(f"{prefix}/tile/0/000",
+                          headers={**other, "If-None-Match": tiles[0].headers["etag"]}))
+    assert [t.status_code for t in tiles] == [200, 200, 404, 200, 304]
+    for answer in tiles:
+        assert answer.headers["access-control-allow-origin"] == "*"
+        assert answer.headers["access-control-expose-headers"] == "ETag"
+    for path in (f"/matches/{match_id}", f"/matches/{match_id}/bundle",
+                 f"/matches/{match_id}/checkpoints", f"/m/{match_id}", "/", "/openapi.json",
+                 f"/seasons/{load(SEED).season}", "/static/audit.js", "/logs/", "/nothing"):
+        answer = http.get(path, headers=other)
+        assert answer.status_code in (200, 404), path
+        assert not any(name.startswith("access-control-") for name in answer.headers), path

@@ -5,12 +5,16 @@ A tile never changes once it exists, a full one or a partial one (its width is i
 so tiles and entry bundles are cached for a year (`immutable`); the checkpoint and log.json
 change with each signed round, so they are cached for a few seconds. Every answer has an
 ETag, and `If-None-Match` gets a 304. Entry bundles are gzipped for a client that takes it.
+
+HEAD answers as a static host does: GET's status and headers (Content-Length included), the
+server sending no body. Any page may read the tiles (`commands.web.headers`, CORS).
 """
 
 from __future__ import annotations
 
 import functools
 import gzip
+from collections.abc import Callable
 from hashlib import sha256
 from typing import Annotated, Any
 
@@ -33,22 +37,39 @@ ANSWERS: dict[int | str, dict[str, Any]] = {
     200: {"description": "The resource", "content": {
         "application/octet-stream": {}, "text/plain": {}, "application/json": {}}},
     304: {"description": "Not modified: the ETag sent in If-None-Match is still current"}}
+HEAD_ANSWERS: dict[int | str, dict[str, Any]] = {
+    200: {"description": "The headers a GET answers (Content-Length, ETag, Cache-Control), "
+                         "no body"},
+    304: ANSWERS[304]}
 Resource = Annotated[str, Path(description="`checkpoint`, `tile/<L>/<N>[.p/<W>]`, "
                                            "`tile/entries/<N>[.p/<W>]` or `arbiter/log.json`")]
 IfNoneMatch = Annotated[str | None, Header(description="An ETag from an earlier answer")]
 AcceptEncoding = Annotated[str | None, Header(description="`gzip` for gzipped entry bundles")]
+Endpoint = Callable[..., Response]
 
 
-@router.get("/logs/match/{match_id}/{path:path}", responses=ANSWERS,
-            summary="A match log as c2sp.org/tlog-tiles: checkpoint, tiles, entry bundles")
+def tiles_route(path: str, log: str) -> Callable[[Endpoint], Endpoint]:
+    """One endpoint for GET and HEAD: the same answer, whose body the server does not send to
+    a HEAD (every ASGI server leaves it out, as Starlette's own HEAD relies on)."""
+    def routed(endpoint: Endpoint) -> Endpoint:
+        router.add_api_route(path, endpoint, methods=["GET"], responses=ANSWERS,
+                             summary=f"A {log} log as c2sp.org/tlog-tiles: checkpoint, tiles, "
+                                     "entry bundles")
+        router.add_api_route(path, endpoint, methods=["HEAD"], responses=HEAD_ANSWERS,
+                             summary=f"What GET answers of a {log} log's resource, headers only")
+        return endpoint
+
+    return routed
+
+
+@tiles_route("/logs/match/{match_id}/{path:path}", "match")
 def match_tiles(match_id: MatchId, path: Resource, svc: Svc,
                 if_none_match: IfNoneMatch = None,
                 accept_encoding: AcceptEncoding = None) -> Response:
     return served(svc.tiles.view(MATCH, match_id), path, if_none_match, accept_encoding)
 
 
-@router.get("/logs/season/{season}/{path:path}", responses=ANSWERS,
-            summary="A season log as c2sp.org/tlog-tiles: checkpoint, tiles, entry bundles")
+@tiles_route("/logs/season/{season}/{path:path}", "season")
 def season_tiles(season: SeasonId, path: Resource, svc: Svc,
                  if_none_match: IfNoneMatch = None,
                  accept_encoding: AcceptEncoding = None) -> Response:
