@@ -71,7 +71,7 @@ def verify_file(path: str, key: VerifierKey | None = None, jobs: int = 1,
     def pieces() -> Iterator[list[bytes] | Run]:
         yield [first]  # the header: the workers need the keys and the match it names
         header = verifier.started.header
-        pool = multiprocessing.get_context("fork").Pool(
+        pool = multiprocessing.get_context(start_method()).Pool(
             jobs, _start_worker, (path, header.match, header.entries, verifier.keys,
                                   header.origin))
         pools.append(pool)
@@ -85,6 +85,15 @@ def verify_file(path: str, key: VerifierKey | None = None, jobs: int = 1,
     finally:
         for pool in pools:
             pool.terminate()
+
+
+def start_method() -> str:
+    """How to start the workers: forked from a process of one thread (the command line's),
+    where it is quickest; else from a fork server, since a child forked while another thread
+    held a lock (an import's, a logger's) would wait for it forever."""
+    import threading
+
+    return "fork" if threading.active_count() == 1 else "forkserver"
 
 
 def _public_match(first: bytes) -> bool:

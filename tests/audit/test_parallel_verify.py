@@ -140,3 +140,23 @@ def test_the_command_line_takes_jobs_and_says_the_same(seed, tmp_path, monkeypat
     assert said[1] == said[0]
     refused = runner.invoke(cli, ["verify", str(seed), "--jobs", "0"])
     assert refused.exit_code == 2 and "--jobs" in refused.output
+
+
+def test_a_process_with_other_threads_starts_its_workers_from_a_fork_server(seed):
+    """A child forked while another thread holds a lock would wait for it forever: beside
+    another thread, the workers come from a fork server, and verify the same."""
+    import threading
+
+    from audit.parallel_verify import start_method
+
+    expected = verdict(lambda: verify_any(io.BytesIO(seed.read_bytes())))
+    assert start_method() == ("fork" if threading.active_count() == 1 else "forkserver")
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, daemon=True)
+    other.start()
+    try:
+        assert start_method() == "forkserver"
+        assert verdict(lambda: verify_file(str(seed), jobs=2, block=4096)) == expected
+    finally:
+        stop.set()
+        other.join()
