@@ -18,7 +18,6 @@ from projections.dashboard import dashboard
 from projections.inbox import inbox
 from projections.projection import TOPICS
 from projections.standings import standings
-from projections.tables import APPLICATION
 
 
 def check_plays(match: Reading, viewer: str, also: tuple[str, ...] = READERS) -> None:
@@ -115,9 +114,8 @@ def caught_up(svc: Service, within: float) -> int:
 def entries_to_read(svc: Service) -> int:
     """How many of the store's entries the views have not read yet: 0 when they are up to
     date (two quick reads), else counted up to `UNREAD_COUNTED` + 1."""
-    position = svc.views.max_tracking_id(APPLICATION) or 0
-    recorder = svc.arbiter.recorder
-    if (recorder.max_notification_id() or 0) <= position:
+    log, position = svc.positions()
+    if log <= position:
         return 0
-    return len(recorder.select_notifications(start=position + 1, limit=UNREAD_COUNTED + 1,
-                                             topics=TOPICS))
+    return len(svc.arbiter.recorder.select_notifications(
+        start=position + 1, limit=UNREAD_COUNTED + 1, topics=TOPICS))

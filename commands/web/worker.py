@@ -177,11 +177,15 @@ class Service:
         (`ids`; none: every log) and, while the view tables are still reading the store, how
         far each has come (a page read from them, and its "updating" line, change as they
         move). Once the tables are current, only a change of those logs draws it again."""
-        log = self.arbiter.recorder.max_notification_id() or 0
-        read = self.views.max_tracking_id(APPLICATION) or 0
+        log, read = self.positions()
         if not ids:
             return [log, read]
         return [*self.arbiter.stored_versions(ids), *((log, read) if read < log else (0, 0))]
+
+    def positions(self) -> tuple[int, int]:
+        """The store's last notification, and the last one the view tables have read."""
+        return (self.arbiter.recorder.max_notification_id() or 0,
+                self.views.max_tracking_id(APPLICATION) or 0)
 
     def signed_logs(self) -> list[Log]:
         """Every match and season the views hold, for the witnesses' passes."""

@@ -25,17 +25,9 @@ from commands.web.reading import (
     read_standings,
     read_view,
 )
-from commands.web.routes.public import Round
+from commands.web.routes.public import Round, match_logs, season_logs
 from commands.web.worker import Service
-from domain.checkpoints import (
-    MatchCheckpoints,
-    MatchCosignatures,
-    SeasonCheckpoints,
-    SeasonCosignatures,
-)
 from domain.decider import PUBLIC
-from domain.match import Match
-from domain.season import Season
 from projections import story
 
 router = APIRouter(route_class=Route, include_in_schema=False)
@@ -49,17 +41,6 @@ def for_anyone(svc: Service, name: str, logs: Sequence[UUID],
     behind them)."""
     found = svc.pages.get(name, logs, lambda: (bytes(draw().body), False))
     return HTMLResponse(found.body, headers=HEADERS)
-
-
-def season_logs(season: str) -> list[UUID]:
-    """A season's own logs: its standings, checkpoints and witnesses' cosignatures."""
-    return [Season.create_id(season), SeasonCheckpoints.create_id(season),
-            SeasonCosignatures.create_id(season)]
-
-
-def match_logs(match_id: str) -> list[UUID]:
-    return [Match.create_id(match_id), MatchCheckpoints.create_id(match_id),
-            MatchCosignatures.create_id(match_id)]
 
 
 @router.get("/", response_class=HTMLResponse)

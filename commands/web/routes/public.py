@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from typing import Annotated, Any
+from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from sse_starlette.sse import EventSourceResponse
@@ -76,6 +77,18 @@ def answered(request: Request, found: Built, media_type: str) -> Response:
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
+def match_logs(match_id: str) -> list[UUID]:
+    """A match's logs: its entries, its signed checkpoints and their cosignatures."""
+    return [Match.create_id(match_id), MatchCheckpoints.create_id(match_id),
+            MatchCosignatures.create_id(match_id)]
+
+
+def season_logs(season: str) -> list[UUID]:
+    """A season's own logs: its standings, checkpoints and witnesses' cosignatures."""
+    return [Season.create_id(season), SeasonCheckpoints.create_id(season),
+            SeasonCosignatures.create_id(season)]
+
+
 def as_json(value: Any) -> bytes:
     """As FastAPI's JSON answers write it."""
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
@@ -104,10 +117,7 @@ def bundle(match_id: MatchId, request: Request, svc: Svc) -> Response:
         # checkpoints, and each note is served with its cosignature lines.
         return "".join(export(match, notes, PUBLIC_BUNDLE, key)).encode(), False
 
-    found = svc.arbiter.builds.get(
-        f"bundle/{match_id}",
-        [Match.create_id(match_id), MatchCheckpoints.create_id(match_id),
-         MatchCosignatures.create_id(match_id)], build)
+    found = svc.arbiter.builds.get(f"bundle/{match_id}", match_logs(match_id), build)
     return answered(request, found, Ndjson.media_type)
 
 
@@ -150,9 +160,7 @@ def season_bundle(season: SeasonId, request: Request, svc: Svc) -> Response:
     # so a vote after a match's last close changes nothing in it. A witness's cosignature
     # does: each note is served with its cosignature lines.
     matches = svc.arbiter.season_matches(season)
-    ids = [Season.create_id(season), SeasonCheckpoints.create_id(season),
-           SeasonCosignatures.create_id(season),
-           *(MatchCheckpoints.create_id(m) for m in matches),
+    ids = [*season_logs(season), *(MatchCheckpoints.create_id(m) for m in matches),
            *(MatchCosignatures.create_id(m) for m in matches)]
     found = svc.arbiter.builds.get(f"season-bundle/{season}", ids, build)
     return answered(request, found, Ndjson.media_type)
