@@ -9,20 +9,18 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable, Iterator
 from hashlib import sha256
-from pathlib import Path
 from typing import Any
 
 import pytest
 from service_harness import Server
+from test_http_tiles import server  # noqa: F401 (the fixture: the Amalgamation seed, served)
 from test_pages_browser import browser, waiting  # noqa: F401 (the fixture)
 
-from commands.cli.matchfile import load, prepare_season, run
 from tests.support.static_host import static_host
 from tests.support.tiles_client import SpecClient, rfc_mth
 
 pytestmark = pytest.mark.browser
 
-SEED = Path(__file__).resolve().parents[2] / "seeds" / "amalgamation-winner-chooses-ec.json"
 # The page's fetch, answered as what its script may read: the status, the ETag and the body,
 # or the error a fetch the browser refused throws.
 FETCH = """
@@ -37,32 +35,22 @@ fetch(url).then(async answer => {
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('tiles-browser')}/arbiter.db"
-    with Server(url) as server:
-        file = load(SEED)
-        prepare_season(server.service.arbiter, file)
-        assert run(server.service.arbiter, file)[1] == []
-        yield server, file.match
-
-
-@pytest.fixture(scope="module")
-def elsewhere(browser: Any, served: tuple[Server, str],  # noqa: F811 (the fixture)
+def elsewhere(browser: Any, server: tuple[Server, str],  # noqa: F811 (the fixtures)
               tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], Any]]:
     """A page of another site, and its fetch of a path of the service."""
-    server, _ = served
+    served, _ = server
     folder = tmp_path_factory.mktemp("monitor")
     (folder / "index.html").write_text("<!doctype html><title>a log monitor</title>")
     with static_host(folder) as site:
         browser.get(f"{site}/index.html")
         waiting(lambda: browser.title == "a log monitor")
-        assert browser.execute_script("return location.origin") != server.url
+        assert browser.execute_script("return location.origin") != served.url
         browser.set_script_timeout(30)
-        yield lambda path: browser.execute_async_script(FETCH, server.url + path)
+        yield lambda path: browser.execute_async_script(FETCH, served.url + path)
 
 
-def test_a_page_of_another_site_reads_the_match_to_its_signed_root(served, elsewhere):
-    server, match_id = served
+def test_a_page_of_another_site_reads_the_match_to_its_signed_root(server, elsewhere):  # noqa: F811
+    served, match_id = server
     prefix = f"/logs/match/{match_id}"
 
     def get(path: str) -> bytes:
@@ -75,13 +63,13 @@ def test_a_page_of_another_site_reads_the_match_to_its_signed_root(served, elsew
     entries = client.all_entries(size)
     assert size == len(entries) == 360
     assert [sha256(b"arbiter/event/v1\n" + e).hexdigest() for e in entries] == [
-        r["entry"]["hash"] for r in server.service.arbiter.match(match_id).records]
+        r["entry"]["hash"] for r in served.service.arbiter.match(match_id).records]
     assert client.root(size) == root == rfc_mth(entries)
 
 
-def test_the_page_sees_etags_and_404s_and_nothing_of_the_api(served, elsewhere):
-    server, match_id = served
-    http = server.client().http
+def test_the_page_sees_etags_and_404s_and_nothing_of_the_api(server, elsewhere):  # noqa: F811
+    served, match_id = server
+    http = served.client().http
     tile = f"/logs/match/{match_id}/tile/0/000"
     assert elsewhere(tile)["etag"] == http.get(tile).headers["etag"]
     missing = elsewhere(f"/logs/match/{match_id}/tile/0/002")
