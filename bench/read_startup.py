@@ -66,9 +66,10 @@ def prepare(folder: Path, size: int) -> dict[str, Path]:
 def write_receipt(demo: Path) -> None:
     """The receipt of a vote, kept as `match submit --receipt` keeps it: the seed match played
     again in a season of its own in the demo's store, the bundle of that match beside it."""
-    from commands.cli.matchfile import load, prepare_season
+    from commands.cli.matchfile import load
     from commands.service.arbiter import Arbiter
     from commands.service.keys import signer_from
+    from tests.support.seed_receipt import played_keeping_a_receipt
 
     match = "receipt-kc"
     file = load(Path(__file__).resolve().parents[1] / "seeds" / "kings_court-king-win.json")
@@ -78,18 +79,7 @@ def write_receipt(demo: Path) -> None:
     try:
         os.environ.pop("ARBITER_STORE_KEY", None)
         app = Arbiter("sqlite:///arbiter.db", signer=signer_from())
-        prepare_season(app, file)
-        app.create_match(match_id=match, season=file.season, game=file.game,
-                         setup={"players": file.players, **file.setup},
-                         host_seed=file.host_seed, salt_key=file.salt_key)
-        for player, text in file.contributions.items():
-            app.submit(match, player, "contribute", {"text": text})
-        kept = None
-        for step in file.commands:
-            if not step.expect_error:
-                sent = app.submit(match, step.actor, step.do, step.args)
-                if step.do == "vote" and kept is None and sent.receipt is not None:
-                    kept = sent.receipt.as_dict()
+        kept = played_keeping_a_receipt(app, file).as_dict()
         Path("receipt.json").write_text(json.dumps(kept))
         Path("receipt-bundle.jsonl").write_text("".join(app.bundle(match, "public")))
         app.close()

@@ -14,12 +14,13 @@ import pytest
 from click.testing import CliRunner
 
 from commands.cli.main import cli
-from commands.cli.matchfile import load, prepare_season
+from commands.cli.matchfile import load
 from commands.service.arbiter import Arbiter
 from domain.decider import HOST, PUBLIC
 from projections.views import view
 from tests.support.host_key import SIGNER
 from tests.support.loaded import NEVER, VALIDATION, ran
+from tests.support.seed_receipt import played_keeping_a_receipt
 
 SEED = Path(__file__).resolve().parents[1] / "seeds" / "kings_court-king-win.json"
 FILE = load(SEED)
@@ -40,19 +41,7 @@ def stores(tmp_path_factory):
         folder = folders[name] = tmp_path_factory.mktemp(name)
         url = f"sqlite:///{folder}/arbiter.db"
         app = Arbiter(url, signer=SIGNER)
-        prepare_season(app, FILE)
-        app.create_match(match_id=MATCH, season=FILE.season, game=FILE.game,
-                         setup={"players": FILE.players, **FILE.setup},
-                         host_seed=FILE.host_seed, salt_key=FILE.salt_key)
-        for player, text in FILE.contributions.items():
-            app.submit(MATCH, player, "contribute", {"text": text})
-        receipt = None
-        for step in FILE.commands:
-            if not step.expect_error:
-                sent = app.submit(MATCH, step.actor, step.do, step.args)
-                if step.do == "vote" and receipt is None:
-                    receipt = sent.receipt
-        assert receipt is not None
+        receipt = played_keeping_a_receipt(app, FILE)
         (folder / "receipt.json").write_text(json.dumps(receipt.as_dict()))
         (folder / "kc.jsonl").write_text("".join(app.bundle(MATCH, "public")))
         app.close()
