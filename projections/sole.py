@@ -56,16 +56,8 @@ def sole(env: Mapping[str, str], job: str) -> Iterator[Held | None]:
     if path is None:
         yield Held()
         return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            yield None
-        else:
-            yield Held()
-    finally:
-        os.close(fd)  # releases the lock
+    with flocked(path, wait=False) as had:
+        yield Held() if had else None
 
 
 @contextmanager
@@ -76,10 +68,21 @@ def in_turn(env: Mapping[str, str], job: str) -> Iterator[None]:
     if path is None:
         yield
         return
+    with flocked(path, wait=True):
+        yield
+
+
+@contextmanager
+def flocked(path: str, wait: bool) -> Iterator[bool]:
+    """An flock on `path` for the block, waited for or only tried: whether it is held."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+        else:
+            yield True
     finally:
         os.close(fd)  # releases the lock
 
