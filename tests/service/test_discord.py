@@ -231,6 +231,42 @@ def test_a_kings_court_round_played_through_slash_commands(sqlite_url, discord, 
                                 str(tmp_path / "note.txt"), "--key", vkey])
     assert shown.exit_code == 0 and "is in the log under the checkpoint of round" in shown.output, \
         shown.output
+    # The check is the note's: one character of the posted root changed, and it fails.
+    origin, size, root, *rest = chat.split("\n")
+    forged = "A" if root[0] != "A" else "B"
+    (tmp_path / "forged.txt").write_text("\n".join([origin, size, forged + root[1:], *rest]))
+    refused = runner.invoke(cli, ["receipt", "verify", str(tmp_path / "receipt.json"),
+                                  "--bundle", str(tmp_path / "bundle.jsonl"), "--checkpoint",
+                                  str(tmp_path / "forged.txt"), "--key", vkey])
+    assert refused.exit_code == 1 and "bad_signature" in refused.output, refused.output
+
+
+def test_a_close_is_answered_at_once_while_the_channel_fails(sqlite_url, discord):
+    """A command never waits for Discord: the host's /close_round is answered at once (not
+    deferred) while the channel's webhook fails; `serve` tries the post again after its
+    backoff (2 s after the first failure) and it reaches the channel once."""
+    with Server(sqlite_url, discord=settings_for(discord), post_interval=0.1) as server:
+        king_court(server)
+        eventually(lambda: discord.webhook_messages)  # the opening's checkpoint, round 0
+        for player in PLAYERS:
+            if player != "alice":
+                server.service.submit("kc", player, "vote", {"candidate": "alice"})
+        CliRunner().invoke(cli, ["--db", sqlite_url, "discord", "link", "s1", HOST,
+                                 USERS[HOST]])
+        webhook = discord.webhook("s1").removeprefix(discord.url)
+        tried = len([r for r in discord.received if r["path"] == webhook])
+        discord.broken = 1  # the next request Discord takes fails
+        started = time.monotonic()
+        closed = say(server, USERS[HOST], "close_round", round=1)  # type 4: not deferred
+        answered = time.monotonic() - started
+        assert closed.startswith("Recorded as entry #") and answered < 2.0
+        note = server.service.arbiter.checkpoints("kc").notes[-1]["note"].rstrip()
+        eventually(lambda: any(note in m["content"] for m in discord.webhook_messages),
+                   timeout=30)
+        arrived = time.monotonic() - started
+        assert arrived >= 1.9  # the failed try, then the season's 2 s wait
+        assert len([r for r in discord.received if r["path"] == webhook]) == tried + 2
+        assert len([m for m in discord.webhook_messages if note in m["content"]]) == 1
 
 
 def test_only_discord_signed_fresh_requests_are_answered(sqlite_url, discord):
@@ -346,6 +382,82 @@ def test_a_spend_asks_first_and_the_rules_answer_in_words(sqlite_url, discord):
         status = say(server, USERS["alice"], "status")
         assert "Your garnets: 2." in status and "Your role: duke." in status
         assert "Sent this round: peek (target grace), entry #" in status
+
+
+def test_rules_link_the_rulebook_and_status_shows_the_deadline(sqlite_url, discord):
+    """/rules links the game's rulebook, a page this service serves, and lists what the
+    sender may send now; /status tells the deadline the host set; a match the user does not
+    play is refused in words whichever command names it."""
+    with Server(sqlite_url, discord=settings_for(discord)) as server:
+        king_court(server)
+        runner = CliRunner()
+        for player in ("bob", HOST, "zoe"):
+            assert runner.invoke(cli, ["--db", sqlite_url, "discord", "link", "s1", player,
+                                       USERS[player]]).exit_code == 0
+        rules = say(server, USERS["bob"], "rules").split("\n")
+        assert rules[0] == f"**King's Court**, the rules: <{PAGES}/rules/kings_court>"
+        assert "What you may send now:" in rules and any(r.startswith("- /vote") for r in rules)
+        assert rules[-1] == f"<{PAGES}/m/kc>"
+        page = httpx.get(f"{server.url}/rules/kings_court", timeout=30)  # the link's page
+        assert page.status_code == 200 and "King's Court" in text_of(page.text)
+        hosts = say(server, USERS[HOST], "rules")
+        assert hosts.startswith(f"**King's Court**, the rules: <{PAGES}/rules/kings_court>")
+        assert "What you may send now" not in hosts  # the host's commands are not a player's
+
+        assert "Deadline: none set." in say(server, USERS["bob"], "status")
+        server.service.submit("kc", HOST, "set_deadline",
+                              {"deadline": "2099-01-01T18:00:00+00:00"})
+        status = say(server, USERS["bob"], "status")
+        assert "Deadline: 2099-01-01T18:00:00+00:00." in status
+        assert "Sent this round: nothing yet." in status
+
+        # zoe is linked in s1 but plays in no match: naming kc, which exists, is refused.
+        for name, options in (("vote", {"candidate": "bob"}), ("status", {}), ("rules", {})):
+            assert say(server, USERS["zoe"], name, match="kc", **options) == \
+                "Refused: you do not play in a running match 'kc'"
+
+    elsewhere = settings_for(discord, rules_url="https://rules.example/games/")
+    with Server(sqlite_url, discord=elsewhere) as server:
+        assert say(server, USERS["bob"], "rules").startswith(
+            "**King's Court**, the rules: <https://rules.example/games/kings_court.md>")
+
+
+def test_answers_have_discords_documented_shapes(sqlite_url, discord):
+    """The interaction and response types of Discord's documentation (Receiving and
+    Responding): PING 1 is answered PONG 1 and nothing more; APPLICATION_COMMAND 2 a
+    CHANNEL_MESSAGE_WITH_SOURCE 4 whose data holds only content, the EPHEMERAL flag 64 and
+    mentions parsed from nothing; AUTOCOMPLETE 4 an AUTOCOMPLETE_RESULT 8 of name and value
+    choices; a MESSAGE_COMPONENT 3 or MODAL_SUBMIT 5, which Arbiter never asks for, a message
+    in words."""
+    with Server(sqlite_url, discord=settings_for(discord)) as server:
+        king_court(server)
+        CliRunner().invoke(cli, ["--db", sqlite_url, "discord", "link", "s1", "bob",
+                                 USERS["bob"]])
+        ping = {"type": 1, "id": str(next(ids)), "application_id": APP, "token": "t",
+                "version": 1}
+        assert post(server, *signed(ping)).json() == {"type": 1}
+        answer = post(server, *signed(interaction(USERS["bob"], "status"))).json()
+        assert set(answer) == {"type", "data"} and answer["type"] == 4
+        assert set(answer["data"]) == {"content", "flags", "allowed_mentions"}
+        assert answer["data"]["flags"] == 1 << 6 and answer["data"]["allowed_mentions"] == \
+            {"parse": []}
+        assert 1 <= len(answer["data"]["content"]) <= 2000
+        typing = interaction(USERS["bob"], "vote", kind=4, candidate="")
+        typing["data"]["options"][0]["focused"] = True
+        completed = post(server, *signed(typing)).json()
+        assert set(completed) == {"type", "data"} and completed["type"] == 8
+        choices = completed["data"]["choices"]
+        assert 1 <= len(choices) <= 25
+        assert all(set(c) == {"name", "value"} and 1 <= len(c["name"]) <= 100 for c in choices)
+        for kind, data in ((3, {"custom_id": "x", "component_type": 2}),
+                           (5, {"custom_id": "x", "components": []})):
+            other = {"type": kind, "id": str(next(ids)), "application_id": APP, "token": "t",
+                     "version": 1, "user": {"id": USERS["bob"]}, "data": data}
+            said = post(server, *signed(other))
+            assert said.status_code == 200
+            assert said.json() == {"type": 4, "data": {
+                "content": "Arbiter could not read this interaction.", "flags": 64,
+                "allowed_mentions": {"parse": []}}}
 
 
 def test_the_host_links_players_from_the_seasons_page(sqlite_url, discord):

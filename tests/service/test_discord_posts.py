@@ -104,6 +104,40 @@ def test_a_round_is_posted_once_through_rate_limits_failures_and_a_restart(
     assert len(discord.webhook_messages) == 1
 
 
+def test_a_post_planned_while_discord_is_down_is_sent_after_a_restart(arbiter, discord,
+                                                                      db_url):
+    first = poster(arbiter, discord, Clock())
+    first.tick()
+    vote_all_and_close(arbiter)
+    discord.broken = 1
+    first.tick()  # planned, recorded, not sent: then the process stops
+    assert discord.webhook_messages == []
+    restarted = Arbiter(db_url, signer=SIGNER)
+    try:
+        # A fresh process: round 1 was already signed at its first look, and is posted all
+        # the same, because the post is in the store.
+        second = poster(restarted, discord, Clock())
+        second.tick()
+        second.tick()
+    finally:
+        restarted.close()
+    note = arbiter.checkpoints("kc").notes[-1]["note"].rstrip()
+    assert [note in m["content"] for m in discord.webhook_messages] == [True]
+
+
+def test_a_round_closed_while_nothing_was_serving_is_posted_at_the_restart(arbiter, discord,
+                                                                          db_url):
+    poster(arbiter, discord, Clock()).tick()  # posting began, then the process stopped
+    vote_all_and_close(arbiter)  # closed from the command line while nothing served
+    restarted = Arbiter(db_url, signer=SIGNER)
+    try:
+        poster(restarted, discord, Clock()).tick()
+    finally:
+        restarted.close()
+    told = [m["content"] for m in discord.webhook_messages]
+    assert len(told) == 1 and "- alice joins the court 1st, with 10 votes." in told[0]
+
+
 def test_a_season_started_while_serving_has_every_round_posted(sqlite_url, discord):
     app = Arbiter(sqlite_url, signer=SIGNER)
     try:

@@ -247,11 +247,13 @@ class Interactions:
         return "\n".join(line for line in lines if line)
 
     def rules(self, seat: Seat) -> str:
-        lines = [f"**{plain(story.game_name(seat.game))}**: the rulebook is "
-                 f"docs/games/{seat.game}.md in Arbiter's documentation."]
+        """A link to the game's rulebook: its page on this service (`/rules/GAME`, drawn from
+        docs/games), or the copy ARBITER_DISCORD_RULES_URL names; then what the sender may
+        send now."""
+        where = f"{self.settings.public_url.rstrip('/')}/rules/{quote(seat.game, safe='')}"
         if self.settings.rules_url:
-            lines[0] = (f"**{plain(story.game_name(seat.game))}**: "
-                        f"<{self.settings.rules_url.rstrip('/')}/{seat.game}.md>")
+            where = f"{self.settings.rules_url.rstrip('/')}/{quote(seat.game, safe='')}.md"
+        lines = [f"**{plain(story.game_name(seat.game))}**, the rules: <{where}>"]
         if seat.player != HOST:
             seen = self.arbiter.view(seat.match, seat.player).view
             forms = story.forms(seen, seat.player) if not story.ended(seen) else []
