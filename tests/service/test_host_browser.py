@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 from service_harness import Server
 from test_host_pages import tied
-from test_pages_browser import browser, fits, screenshot, shots, waiting  # noqa: F401
+from test_pages_browser import (  # noqa: F401
+    PHONE,
+    browser,
+    fits,
+    screenshot,
+    shots,
+    waiting,
+)
 
 from commands.cli.matchfile import load, play
 from commands.service.arbiter import Arbiter
@@ -93,6 +100,11 @@ def test_a_host_runs_a_season_from_the_browser(browser, served, shots):  # noqa:
     assert {p: app.season("autumn").balances[p]["garnets"] for p in ELEVEN} == \
         dict.fromkeys(ELEVEN, 5)
     screenshot(browser, shots / "host-season.png")
+    # The season page's lower forms: transfers, rulings, the DMO, Discord, the bundle.
+    browser.set_window_size(PHONE[0], 1600)
+    browser.execute_script("document.getElementById('transfer-title').scrollIntoView()")
+    browser.save_screenshot(str(shots / "host-season-rulings.png"))
+    browser.set_window_size(*PHONE)
 
     # A King's Court match from the picker and the game's setup form.
     browser.find_element(By.LINK_TEXT, "Create a match…").click()
