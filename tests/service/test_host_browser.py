@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 from service_harness import Server
 from test_host_pages import tied
-from test_pages_browser import browser, fits, screenshot, shots, waiting  # noqa: F401
+from test_pages_browser import (  # noqa: F401
+    PHONE,
+    browser,
+    fits,
+    screenshot,
+    shots,
+    waiting,
+)
 
 from commands.cli.matchfile import load, play
 from commands.service.arbiter import Arbiter
@@ -93,6 +100,11 @@ def test_a_host_runs_a_season_from_the_browser(browser, served, shots):  # noqa:
     assert {p: app.season("autumn").balances[p]["garnets"] for p in ELEVEN} == \
         dict.fromkeys(ELEVEN, 5)
     screenshot(browser, shots / "host-season.png")
+    # The season page's lower forms: transfers, rulings, the DMO, Discord, the bundle.
+    browser.set_window_size(PHONE[0], 1600)
+    browser.execute_script("document.getElementById('transfer-title').scrollIntoView()")
+    browser.save_screenshot(str(shots / "host-season-rulings.png"))
+    browser.set_window_size(*PHONE)
 
     # A King's Court match from the picker and the game's setup form.
     browser.find_element(By.LINK_TEXT, "Create a match…").click()
@@ -196,6 +208,34 @@ def test_a_tiebreak_and_the_check_as_the_host_reads_them(browser, served, shots)
     assert "Still to act (1): grace." in said
     assert fits(browser)
     screenshot(browser, shots / "host-tiebreak.png")
+
+    # A deadline typed in the host's own zone (Kathmandu, UTC+05:45): stored as the UTC
+    # instant it means, shown back in that zone with a countdown.
+    browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Kathmandu"})
+    try:
+        browser.get(f"{server.url}/host/m/{match}")
+        form = browser.find_element(By.ID, "deadline-form")
+        # The zone named as the browser's ICU names it (older data spell it Katmandu).
+        assert form.find_element(By.CSS_SELECTOR, ".zone").text in ("Asia/Kathmandu",
+                                                                    "Asia/Katmandu")
+        browser.execute_script("arguments[0].value = '2099-11-21T21:00'",
+                               form.find_element(By.ID, "deadline"))
+        browser.find_element(By.XPATH, "//button[. = 'Set the deadline']").click()
+        waiting(lambda: "Deadline set" in text(browser))
+        set_ = app.match(match).records[-1]["entry"]["public"]
+        assert set_ == {"round": 3, "deadline": "2099-11-21T15:15:00.000Z"}  # 21:00 - 5:45
+        banner = browser.find_element(By.CSS_SELECTOR, ".banner.deadline")
+        shown = banner.find_element(By.TAG_NAME, "time").text
+        # 21:00 in the browser's language: 9 PM in en-US.
+        assert re.search(r"\b(21:00|0?9:00\sPM)\b", shown) and "Nov 21, 2099" in shown, shown
+        assert "GMT+5:45" in shown, shown
+        assert re.search(r"\(in \d+ d \d+ h\)", banner.text), banner.text
+        # What the host just did, in their time too (the chat's announcement keeps UTC).
+        done = browser.find_element(By.CSS_SELECTOR, ".banner.ok").text
+        assert done.startswith("Deadline set: round 3 closes ") and "GMT+5:45" in done, done
+        assert "15:15" not in done
+    finally:
+        browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
     browser.get(f"{server.url}/host/s/autumn/new")
     screenshot(browser, shots / "host-game-picker.png")
     browser.get(f"{server.url}/host/check")

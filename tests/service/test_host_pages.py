@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -184,6 +185,10 @@ def test_a_tiebreak_in_the_games_words_and_a_stale_close_refused(store):
         assert answer.status_code == 422 and answer.json()["error"] == "round_moved"
         late = api.post(f"/matches/{match}/deadline", json={"deadline": "2020-01-01T00:00:00Z"})
         assert late.status_code == 422 and late.json()["error"] == "deadline_past"
+        # The API's close of the election sent again, after it opened the tie-break: the
+        # election's close is not the tie-break's (docs/games/kings_court.md).
+        twice = api.post(f"/matches/{match}/close", json={"phase": "round", "round": 3})
+        assert twice.status_code == 422 and twice.json()["error"] == "wrong_state"
         assert app.match(match).version == before
 
         # The close the page shows, confirmed, sent twice (a double tap): recorded once.
@@ -201,6 +206,10 @@ def test_a_tiebreak_in_the_games_words_and_a_stale_close_refused(store):
         closed = [r for r in app.match(match).records[before:] if r["role"] == "command"]
         assert [r["entry"]["public"]["name"] for r in closed] == ["close_tiebreak"]
         assert "You closed the tie-break of round 3" in client.get(first.headers["location"]).text
+        # The API's close of the tie-break sent after it: round 4 is open, nothing recorded.
+        late = api.post(f"/matches/{match}/close", json={"phase": "tiebreak", "round": 3})
+        assert late.status_code == 422 and late.json()["error"] == "round_moved"
+        assert app.match(match).version == after
 
 
 def test_deadlines_are_typed_in_local_time_and_a_past_one_is_refused(store):
@@ -217,9 +226,12 @@ def test_deadlines_are_typed_in_local_time_and_a_past_one_is_refused(store):
         assert past.status_code == 422 and "deadline_past" in past.text
         assert app.match(match).version == before
         # JavaScript on: the browser sends the UTC instant of the local time typed.
-        client.post(f"/host/m/{match}/deadline", data={**aimed, "deadline": "2099-11-21T21:00",
-                                                       "deadline_utc": "2099-11-21T20:00:00.000Z",
-                                                       "id": "d1"})
+        done = client.post(f"/host/m/{match}/deadline", data={
+            **aimed, "deadline": "2099-11-21T21:00", "deadline_utc": "2099-11-21T20:00:00.000Z",
+            "id": "d1"})
+        # Said as a time the script shows in the host's zone; without it, in UTC.
+        assert ('Deadline set: round 3 closes <time datetime="2099-11-21T20:00:00.000Z" '
+                'data-local>Sat 21 Nov 2099, 20:00 UTC</time>.') in done.text
         set_ = app.match(match).records[-1]["entry"]["public"]
         assert set_ == {"round": 3, "deadline": "2099-11-21T20:00:00.000Z"}
         page = client.get(f"/host/m/{match}").text
@@ -229,8 +241,10 @@ def test_deadlines_are_typed_in_local_time_and_a_past_one_is_refused(store):
         asked = client.post(f"/host/m/{match}/deadline", data={**aimed, "now": "yes", "id": "d2"})
         assert "Close round 3 now, by its deadline?" in text_of(asked.text)
         version = app.match(match).version
-        client.post(f"/host/m/{match}/deadline", data={**aimed, "now": "yes", "id": "d2",
-                                                       "confirmed": "yes"})
+        done = client.post(f"/host/m/{match}/deadline", data={**aimed, "now": "yes", "id": "d2",
+                                                              "confirmed": "yes"})
+        assert "The deadline is now: the service closes round 3 within a second." in \
+            text_of(done.text)
         now = app.match(match).records[-1]["entry"]
         assert app.match(match).version == version + 2
         assert now["public"] == {"round": 3, "deadline": now["at"]}
@@ -333,3 +347,111 @@ def test_the_final_of_the_last_two_from_the_seasons_page(store):
         setup = headline(app.match("final").records[1])["data"]["setup"]
         assert (setup["variant"], setup["first_picker"], setup["players"]) == \
             ("final_match", "ben", ["amy", "ben"])
+
+
+def test_the_dmo_and_a_reinstatement_from_the_seasons_page(store):
+    """The Totemic Might seed leaves its EC's DMO to the host (tests/test_season_flow.py: dee
+    is the EC, amy wins): the season's page asks for it, refuses the EC herself in words with
+    nothing recorded, records another, then offers the Death Match; a ruling eliminates a
+    player and another reinstates them."""
+    from tests.test_season_flow import play_totems
+
+    app, url = store
+    play_totems(app)
+    client, csrf, _ = signed_in(url, app)
+    with client:
+        eventually(lambda: "totems named dee: record the DMO below" in text_of(
+            client.get("/host/s/spring").text))
+        before = app.season("spring").version
+        refused = client.post("/host/s/spring/dmo", data={
+            "csrf": csrf, "match": "totems", "dmo": "dee", "reason": "the EC herself"})
+        assert refused.status_code == 422 and "invalid_dmo" in refused.text
+        assert app.season("spring").version == before
+        client.post("/host/s/spring/dmo", data={"csrf": csrf, "match": "totems", "dmo": "gil",
+                                                "reason": "named by the winner"})
+        assert app.season("spring").dmos["totems"] == {"dee": "gil"}
+        eventually(lambda: "totems named dee against gil (DMO): Create the Death Match…" in
+                   text_of(client.get("/host/s/spring").text))
+
+        ruling = {"csrf": csrf, "player": "ben", "tol": "0", "opal": "0", "moe": "0"}
+        client.post("/host/s/spring/ruling", data={**ruling, "status": "eliminated",
+                                                   "reason": "withdrew"})
+        assert "ben" in app.season("spring").out
+        client.post("/host/s/spring/ruling", data={**ruling, "status": "reinstated",
+                                                   "reason": "came back"})
+        assert "ben" not in app.season("spring").out
+        again = client.post("/host/s/spring/ruling", data={**ruling, "status": "reinstated",
+                                                           "reason": "twice"})
+        assert again.status_code == 422 and "is still in the season" in again.text
+
+
+def test_ending_a_match_early_is_asked_first(store):
+    app, url = store
+    match = tied(app)
+    client, csrf, _ = signed_in(url, app)
+    with client:
+        caught_up(client, app, match)
+        before = app.match(match).version
+        end = {"csrf": csrf, "reason": "a storm took the server", "id": "end-1"}
+        asked = text_of(client.post(f"/host/m/{match}/end", data=end).text)
+        assert f"End {match} now?" in asked
+        assert "every later command is refused" in asked
+        assert "Reason, public: a storm took the server" in asked
+        assert app.match(match).version == before and not app.match(match).ended
+        ended = client.post(f"/host/m/{match}/end", data={**end, "confirmed": "yes"})
+        assert app.match(match).ended
+        assert "The match is ended; the seed is revealed." in text_of(ended.text)
+        assert "every later command is refused" not in text_of(ended.text)
+
+
+def test_a_past_deadline_that_closed_the_election_leaves_the_tiebreak_open(store):
+    """A deadline that closed round 3's election has passed: the tie-break it opened has no
+    deadline, the page says so (not the past time as the tie-break's), and the service's
+    deadlines close nothing more."""
+    from commands.service.deadlines import Deadlines
+    from domain.decider import HOST
+    from projections.follow import deadline_command_id
+
+    app, url = store
+    file = load(SEED)
+    prepare_season(app, file)
+    app.create_match(match_id=file.match, season=file.season, game=file.game,
+                     setup={"players": file.players, **file.setup}, host_seed=file.host_seed,
+                     salt_key=file.salt_key)
+    steps = [Step(actor=p, do="contribute", args={"text": t})
+             for p, t in file.contributions.items()] + file.commands
+    tie = next(i for i, s in enumerate(steps) if s.do == "tiebreak")
+    close = max(i for i, s in enumerate(steps[:tie]) if s.do == "close_round")
+    for step in steps[:close]:
+        if not step.expect_error:
+            app.submit(file.match, step.actor, step.do, step.args)
+    match = file.match
+    assert app.match(match).round == 3 and app.phase(match, 3) == "election"
+    deadline = "2026-01-02T20:00:00Z"
+    app.submit(match, HOST, "set_deadline", {"deadline": deadline}, at="2026-01-01T20:00:00Z")
+    app.submit(match, HOST, "close_round", {}, at=deadline, expect_round=3,
+               command_id=deadline_command_id(match, 3, deadline))  # as the deadline closes
+    for step in steps[close + 1:tie]:
+        if not step.expect_error:
+            app.submit(file.match, step.actor, step.do, step.args)
+    before = app.match(match).version
+
+    def submit(match_id, actor, name, args, command_id, **kw):
+        return app.submit(match_id, actor, name, args, command_id=command_id, **kw)
+
+    deadlines = Deadlines(app, None, submit)  # type: ignore[arg-type]
+    assert deadlines.close(match, datetime(2026, 6, 1, tzinfo=UTC)) is None
+    assert app.match(match).version == before
+
+    client, _, _ = signed_in(url, app)
+    with client:
+        caught_up(client, app, match)
+        page = client.get(f"/host/m/{match}").text
+        said = text_of(page)
+        assert "Round 3: the tie-break; only grace acts." in said
+        assert f'Round 3\'s deadline, <time datetime="{deadline}" data-local>' in \
+            html.unescape(page)
+        assert "has passed: it closed the phase open then. The tie-break has no deadline " \
+            "yet." in said
+        assert "Deadline:" not in said and "data-until" not in page
+    assert app.match(match).version == before

@@ -17,10 +17,12 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from audit.bundle import FULL, PUBLIC
+from commands.service.guards import moment
 from commands.service.tokens import join_link
 from commands.web.auth import Svc
 from commands.web.bounds import whole_number
@@ -57,6 +59,7 @@ from projections.dashboard import (
     still_to_act,
     what_closing_does,
 )
+from projections.words import instant
 
 router = APIRouter(route_class=Route, prefix=f"{HOST_PATH}/m/{{match_id}}",
                    include_in_schema=False)
@@ -114,13 +117,15 @@ def host_match(match_id: MatchId, request: Request, svc: Svc, min_seq: MinSeq = 
 
 
 def done_words(game: str, done: str | None, round: int | None, phase: str | None,
-               seq: int | None, what: str | None) -> str | None:
+               seq: int | None, what: str | None) -> str | Markup | None:
     """What the host just did, in a sentence (the redirect after a form carries its facts)."""
     where = f" (entries from #{seq})" if seq else ""
     if done == "closed" and round is not None and phase:
         return f"You closed {phase_words(game, phase)} of round {round}{where}."
+    if done == "deadline" and what == "now":
+        return f"The deadline is now: the service closes round {round} within a second."
     if done == "deadline" and what:
-        return f"Deadline set: round {round} closes at {what}."
+        return deadline_set(round, what)
     if done == "sent" and what == "open_match":
         return ("You opened the match: the draws are made, round 0 is signed, round 1 is "
                 f"open{where}.")
@@ -133,6 +138,17 @@ def done_words(game: str, done: str | None, round: int | None, phase: str | None
     if done == "ended":
         return "The match is ended; the seed is revealed."
     return None
+
+
+def deadline_set(round: int | None, when: str) -> str | Markup:
+    """The deadline just set, as a time in the host's own zone (times.js shows a `<time
+    data-local>` so; UTC without JavaScript), never the bare UTC instant."""
+    try:
+        moment(when)
+    except ValueError:
+        return f"Deadline set for round {round}."
+    return Markup('Deadline set: round {} closes {}.').format(
+        round, Markup('<time datetime="{}" data-local>{}</time>').format(when, instant(when)))
 
 
 # -- the forms --------------------------------------------------------------------------------
