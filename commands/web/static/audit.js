@@ -4,9 +4,11 @@
  *
  * It follows audit/verify.py and audit/season_verify.py check for check and in the same
  * order, so a bundle fails here with the code and seq the CLI names (a differential test,
- * tests/service/test_audit_browser.py, holds the two to that over the tamper corpus). The only
- * cryptography is the browser's own (WebCrypto SHA-256 and Ed25519): nothing is loaded from
- * anywhere but this file.
+ * tests/service/test_audit_browser.py, holds the two to that over the tamper corpus). The
+ * cryptography is the browser's own (WebCrypto SHA-256 and Ed25519) where it has it; else
+ * static/fallback.js, which imports @noble/hashes and @noble/ed25519 from static/vendor/
+ * (copied from their registry packages, versions and hashes in static/vendor/VENDORED.json).
+ * Nothing is loaded from anywhere but this server.
  *
  * window.ArbiterAudit.verifyBundle(bytes, {key, seen}) resolves to
  *   {ok: true, kind: "match"|"season", origin, key, entries, checkpoints: [{size, root, note}],
@@ -96,8 +98,63 @@
     return true;
   }
 
+  // -- the cryptography: WebCrypto where the browser has it, else the vendored library -------
+
+  class NoCryptography extends Error {}
+
+  const HERE = (global.document && document.currentScript && document.currentScript.src) ||
+    "/static/audit.js";
+  // RFC 8032's first test key: a probe of whether WebCrypto here knows Ed25519.
+  const PROBE_KEY = fromHex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a");
+  let vendored = null;
+
+  function subtle() {
+    return (global.crypto && global.crypto.subtle) || null;
+  }
+
+  /* static/fallback.js, imported once, the first time WebCrypto lacks something. */
+  function fallback() {
+    if (!vendored) {
+      vendored = import(new URL("fallback.js", HERE).href).catch((error) => {
+        vendored = null;
+        throw new NoCryptography("this browser's WebCrypto lacks SHA-256 or Ed25519 here, " +
+          "and the page's own copy of a library for them could not be loaded (" +
+          error.message + "): use arbiter verify");
+      });
+    }
+    return vendored;
+  }
+
+  /* Which does what here: started as the script loads, so the library is fetched (when it is
+   * needed) while the page is still being read from the server. */
+  const webcrypto = (async () => {
+    const s = subtle();
+    let ed25519 = false;
+    if (s) {
+      try {
+        await s.importKey("raw", PROBE_KEY, { name: "Ed25519" }, false, ["verify"]);
+        ed25519 = true;
+      } catch (e) {
+        ed25519 = false;
+      }
+    }
+    if (!s || !ed25519) fallback().catch(() => {});
+    return { sha256: !!s, ed25519 };
+  })();
+
+  /* What checks the hashes and the signatures in this browser, in words. */
+  async function cryptography() {
+    const used = await webcrypto;
+    if (used.sha256 && used.ed25519) return { webcrypto: true, said: "this browser's WebCrypto" };
+    const lacks = used.sha256 ? "Ed25519" : "SHA-256 and Ed25519";
+    return { webcrypto: false, said: "the page's own copy of @noble/hashes 2.4.0 and " +
+      "@noble/ed25519 3.2.0 (this browser's WebCrypto has no " + lacks + " here)" };
+  }
+
   async function sha256(bytes) {
-    return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    const s = subtle();
+    if (s) return new Uint8Array(await s.digest("SHA-256", bytes));
+    return (await fallback()).sha256(bytes);
   }
 
   function b64(bytes) {
@@ -402,18 +459,20 @@
 
   async function ed25519Verify(publicKey, signature, message) {
     if (signature.length !== 64) return false;
-    const cacheKey = hex(publicKey);
-    try {
-      if (!importedKeys.has(cacheKey)) {
-        importedKeys.set(cacheKey, await crypto.subtle.importKey(
-          "raw", publicKey, { name: "Ed25519" }, false, ["verify"]));
+    if ((await webcrypto).ed25519) {
+      const cacheKey = hex(publicKey);
+      try {
+        if (!importedKeys.has(cacheKey)) {
+          importedKeys.set(cacheKey, await subtle().importKey(
+            "raw", publicKey, { name: "Ed25519" }, false, ["verify"]));
+        }
+        return await subtle().verify({ name: "Ed25519" }, importedKeys.get(cacheKey),
+          signature, message);
+      } catch (e) {
+        if (!(e && e.name === "NotSupportedError")) return false;
       }
-      return await crypto.subtle.verify({ name: "Ed25519" }, importedKeys.get(cacheKey),
-        signature, message);
-    } catch (e) {
-      if (e && e.name === "NotSupportedError") throw e;
-      return false;
     }
+    return (await fallback()).verify(publicKey, signature, message);
   }
 
   /* c2sp.org/signed-note: an Ed25519 signature of the text; c2sp.org/tlog-cosignature: a
@@ -1281,11 +1340,6 @@
    * of this log checked before. Never throws for a bad bundle: resolves to {ok: false, ...}. */
   async function verifyBundle(bytes, options) {
     options = options || {};
-    if (!global.crypto || !crypto.subtle) {
-      return { ok: false, code: "no_webcrypto", seq: null, line: null,
-        detail: "this browser offers no WebCrypto here (a page served over plain http from " +
-          "another machine is not a secure context): use arbiter verify" };
-    }
     const lines = splitLines(bytes);
     const seen = options.seen || null;
     const refused = notABundle(lines[0]);
@@ -1313,9 +1367,8 @@
         return { ok: false, code: "invalid_input", seq: null, line: null,
           detail: "the key given: " + error.code + ": " + error.detail };
       }
-      if (error && error.name === "NotSupportedError") {
-        return { ok: false, code: "no_webcrypto", seq: null, line: null,
-          detail: "this browser's WebCrypto has no Ed25519: use arbiter verify" };
+      if (error instanceof NoCryptography) {
+        return { ok: false, code: "no_webcrypto", seq: null, line: null, detail: error.message };
       }
       throw error;
     }
@@ -1324,6 +1377,6 @@
   global.ArbiterAudit = {
     verifyBundle, parseVerifierKey, parseNote, parseCheckpoint, noteSigners, verifyConsistency,
     verifyInclusion, inclusionProof, leafHash, sha256, hex, b64, unb64, canonical, entryBytes,
-    RULES_CODES,
+    cryptography, RULES_CODES,
   };
 })(window);

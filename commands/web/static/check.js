@@ -19,6 +19,8 @@
     key_changed: "This log is now signed by another key than the one this browser saw before.",
     missing_checkpoint: "A signed checkpoint was left out of the log.",
     truncated: "The log ends before its last entry.",
+    no_webcrypto: "This browser cannot check the log here: nothing was found wrong with it, " +
+      "but nothing was checked either.",
   };
 
   function element(tag, text, className) {
@@ -70,7 +72,7 @@
     });
   }
 
-  function showPassed(out, result) {
+  function showPassed(out, result, cryptography) {
     out.append(element("p", "This log checks out in your browser.", "check-ok"));
     const list = element("ul");
     list.append(element("li", result.entries + " entries: every hash and every link to the " +
@@ -90,6 +92,8 @@
         "in its match's signed log where a checkpoint covers it."));
     }
     out.append(list);
+    out.append(element("p", "The hashes and signatures were checked with " + cryptography.said +
+      ".", "quiet crypto-used"));
     out.append(element("p", "Not checked here: the game's rules and the sealed moves " +
       "(arbiter verify does both).", "quiet"));
   }
@@ -127,7 +131,7 @@
       section.dataset.code = result.ok ? "verified" : result.code;
       if (result.ok) {
         remember(result);
-        showPassed(out, result);
+        showPassed(out, result, await ArbiterAudit.cryptography());
       } else {
         showFailed(out, result, before, bytes);
       }
