@@ -7,6 +7,10 @@ store's version of one of `ids` (the logs the answer rests on) is not what it wa
 were last built. One build at a time per name: strangers asking together wait for it rather
 than each building it. The newest answers are kept, up to `KEPT_BYTES` in all.
 
+A caller may accept an answer checked against the store less than `fresh_for` seconds ago
+without asking the store again (the web answers so only strangers who had to wait their turn:
+under their load each answer is checked once a second, not once per request).
+
 The ETag is the bytes' digest: equal bytes, equal tag, in every worker process.
 
 With a folder (`ARBITER_BUILT_DIR`, shared by every serve process and host of one store),
@@ -21,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -55,24 +60,30 @@ class Builds:
                  kept_bytes: int = KEPT_BYTES, folder: Path | None = None) -> None:
         self.versions, self.kept_bytes, self.folder = versions, kept_bytes, folder
         self._kept: OrderedDict[str, Built] = OrderedDict()
+        self._checked: dict[str, float] = {}  # when each kept answer was last asked of the store
         self._held = 0
         self._lock = threading.Lock()  # the dict and the building locks
         self._building: dict[str, threading.Lock] = {}
 
-    def get(self, name: str, ids: Sequence[UUID], build: Callable[[], tuple[bytes, bool]]
-            ) -> Built:
+    def get(self, name: str, ids: Sequence[UUID], build: Callable[[], tuple[bytes, bool]],
+            fresh_for: float = 0.0) -> Built:
         """`build()` -> (bytes, final) for `name`, or what it gave last while none of `ids`
-        has changed in the store. A final answer is never asked of the store again."""
-        found = self._kept_for(name)
-        if found is not None and found.final:
+        has changed in the store (or, with `fresh_for`, while it was found so less than that
+        many seconds ago). A final answer is never asked of the store again."""
+        found = self.kept(name, fresh_for)
+        if found is not None:
             return found
         with self._lock:
             building = self._building.setdefault(name, threading.Lock())
         try:
             with building:
-                now = tuple(self.versions(ids))  # before building: a change during it rebuilds
                 found = self._kept_for(name)
+                if found is not None and self._fresh(name, fresh_for):
+                    return found  # built or checked while this one waited for the lock
+                asked = time.monotonic()
+                now = tuple(self.versions(ids))  # before building: a change during it rebuilds
                 if found is not None and (found.final or found.versions == now):
+                    self._checked[name] = asked
                     return found
                 answer = self._filed(name, now)
                 if answer is None:
@@ -80,11 +91,24 @@ class Builds:
                     answer = built(body, final, now)
                     self._file(name, answer)
                 self._keep(name, answer)
+                self._checked[name] = asked
                 return answer
         finally:
             with self._lock:
                 if name not in self._kept:  # refused (an unknown match): nothing to wait for
                     self._building.pop(name, None)
+
+    def kept(self, name: str, fresh_for: float = 0.0) -> Built | None:
+        """The answer kept for `name` if it is final or was found current less than
+        `fresh_for` seconds ago, without asking the store."""
+        found = self._kept_for(name)
+        if found is not None and (found.final or self._fresh(name, fresh_for)):
+            return found
+        return None
+
+    def _fresh(self, name: str, fresh_for: float) -> bool:
+        checked = self._checked.get(name)
+        return checked is not None and time.monotonic() - checked < fresh_for
 
     def _path(self, name: str, versions: tuple[int, ...]) -> Path | None:
         if self.folder is None:
@@ -131,3 +155,4 @@ class Builds:
                 gone, dropped = self._kept.popitem(last=False)
                 self._held -= len(dropped.body)
                 self._building.pop(gone, None)
+                self._checked.pop(gone, None)

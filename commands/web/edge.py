@@ -93,6 +93,8 @@ class Route(APIRoute):
         turns: asyncio.Semaphore | None = getattr(state, "strangers", None)
         if turns is None:  # made in the app's own event loop
             turns = state.strangers = asyncio.Semaphore(STRANGERS)
+        if turns.locked():  # others are being answered: this one waits, and is crowded
+            CROWDED.set(True)
         async with turns:
             return await self.answer(request, handle)
 
@@ -114,6 +116,19 @@ ENDPOINT_THREADS = POOL
 # Requests from strangers (no token, no page cookie) answered at once in a worker: a flood of
 # them then slows one another, while a player's vote races at most these for the GIL.
 STRANGERS = 2
+# Seconds a stranger who had to wait their turn may be answered what was built or checked
+# against the store that long ago (a CDN's micro-cache): under a crowd, each answer anyone may
+# read is asked of the store once a second, not once a request, and a vote redraws a page or
+# a bundle at most once a second in each worker. A player or the host always reads it fresh.
+CROWDED_FRESH = 1.0
+CROWDED: contextvars.ContextVar[bool] = contextvars.ContextVar("crowded", default=False)
+
+
+def fresh_for() -> float:
+    """How old an answer anyone may read may be for this request (`Builds.get`)."""
+    return CROWDED_FRESH if CROWDED.get() else 0.0
+
+
 endpoints = ThreadPoolExecutor(ENDPOINT_THREADS, thread_name_prefix="endpoint")
 
 

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from commands.web.auth import Svc
-from commands.web.edge import Route
+from commands.web.edge import Route, fresh_for
 from commands.web.models import MatchId, SeasonId
 from commands.web.pages.browser_check import browser_check
 from commands.web.pages.session import player_of
@@ -33,19 +33,21 @@ from projections import story
 router = APIRouter(route_class=Route, include_in_schema=False)
 
 
-def for_anyone(svc: Service, name: str, logs: Sequence[UUID],
+def for_anyone(svc: Service, name: str, logs: Callable[[], Sequence[UUID]],
                draw: Callable[[], HTMLResponse]) -> HTMLResponse:
     """A page that is the same for every reader not signed in to it, drawn once per change of
     the `logs` it shows (none: of any log) or of the views, and then answered from that:
     strangers asking together cost one drawing, not one each (a player's vote must not wait
     behind them)."""
-    found = svc.pages.get(name, logs, lambda: (bytes(draw().body), False))
+    fresh = fresh_for()
+    found = svc.pages.kept(name, fresh) or svc.pages.get(
+        name, logs(), lambda: (bytes(draw().body), False), fresh)
     return HTMLResponse(found.body, headers=HEADERS)
 
 
 @router.get("/", response_class=HTMLResponse)
 def index(svc: Svc) -> HTMLResponse:
-    return for_anyone(svc, "/", (), lambda: page("index.html", seasons=read_seasons(svc),
+    return for_anyone(svc, "/", tuple, lambda: page("index.html", seasons=read_seasons(svc),
                                                   matches=read_matches(svc)))
 
 
@@ -97,16 +99,20 @@ def match_page(match_id: MatchId, request: Request, svc: Svc,
 
     if me:
         return draw()
-    season = svc.arbiter.season_of(match_id)
-    return for_anyone(svc, f"/m/{match_id}?round={round}",
-                      [*match_logs(match_id), *(season_logs(season) if season else [])], draw)
+
+    def logs() -> list[UUID]:
+        season = svc.arbiter.season_of(match_id)
+        return [*match_logs(match_id), *(season_logs(season) if season else [])]
+
+    return for_anyone(svc, f"/m/{match_id}?round={round}", logs, draw)
 
 
 @router.get("/s/{season}", response_class=HTMLResponse)
 def season_page(season: SeasonId, svc: Svc) -> HTMLResponse:
-    logs = [*season_logs(season),
-            *(log for m in svc.arbiter.season_matches(season) for log in match_logs(m))]
-    return for_anyone(svc, f"/s/{season}", logs, lambda: drawn_season(svc, season))
+    return for_anyone(svc, f"/s/{season}", lambda: [
+        *season_logs(season),
+        *(log for m in svc.arbiter.season_matches(season) for log in match_logs(m))],
+        lambda: drawn_season(svc, season))
 
 
 def drawn_season(svc: Service, season: str) -> HTMLResponse:

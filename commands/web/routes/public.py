@@ -21,7 +21,7 @@ from audit.notes import parse_verifier_key
 from commands.service.built import Built
 from commands.service.keys import check_signed_by
 from commands.web.auth import Svc
-from commands.web.edge import Ndjson, Route
+from commands.web.edge import Ndjson, Route, fresh_for
 from commands.web.models import MatchId, SeasonId
 from commands.web.reading import check_viewer, read_audit, read_standings, read_view
 from commands.web.streams import After, LastEventId, stream
@@ -55,7 +55,7 @@ def public_view(match_id: MatchId, request: Request, svc: Svc, round: Round = No
     # changes only with that log: built once per change for everyone who asks.
     found = svc.arbiter.builds.get(
         f"public-view/{match_id}?round={round}", [Match.create_id(match_id)],
-        lambda: (as_json(read_view(svc, match_id, PUBLIC, round)), False))
+        lambda: (as_json(read_view(svc, match_id, PUBLIC, round)), False), fresh_for())
     return answered(request, found, "application/json")
 
 
@@ -99,7 +99,7 @@ def as_json(value: Any) -> bytes:
 def checkpoints(match_id: MatchId, request: Request, svc: Svc) -> Response:
     found = svc.arbiter.builds.get(
         f"checkpoints/{match_id}", [MatchCheckpoints.create_id(match_id)],
-        lambda: (as_json(svc.arbiter.checkpoints(match_id).notes), False))
+        lambda: (as_json(svc.arbiter.checkpoints(match_id).notes), False), fresh_for())
     return answered(request, found, "application/json")
 
 
@@ -117,7 +117,8 @@ def bundle(match_id: MatchId, request: Request, svc: Svc) -> Response:
         # checkpoints, and each note is served with its cosignature lines.
         return "".join(export(match, notes, PUBLIC_BUNDLE, key)).encode(), False
 
-    found = svc.arbiter.builds.get(f"bundle/{match_id}", match_logs(match_id), build)
+    found = svc.arbiter.builds.get(f"bundle/{match_id}", match_logs(match_id), build,
+                                   fresh_for())
     return answered(request, found, Ndjson.media_type)
 
 
@@ -141,7 +142,7 @@ def season_standings(season: SeasonId, svc: Svc) -> dict[str, Any]:
 def season_checkpoints(season: SeasonId, request: Request, svc: Svc) -> Response:
     found = svc.arbiter.builds.get(
         f"season-checkpoints/{season}", [SeasonCheckpoints.create_id(season)],
-        lambda: (as_json(svc.arbiter.season_checkpoints(season).notes), False))
+        lambda: (as_json(svc.arbiter.season_checkpoints(season).notes), False), fresh_for())
     return answered(request, found, "application/json")
 
 
@@ -159,8 +160,11 @@ def season_bundle(season: SeasonId, request: Request, svc: Svc) -> Response:
     # it cites and proves are those its matches' signed checkpoints cover (audit.season_bundle),
     # so a vote after a match's last close changes nothing in it. A witness's cosignature
     # does: each note is served with its cosignature lines.
-    matches = svc.arbiter.season_matches(season)
-    ids = [*season_logs(season), *(MatchCheckpoints.create_id(m) for m in matches),
-           *(MatchCosignatures.create_id(m) for m in matches)]
-    found = svc.arbiter.builds.get(f"season-bundle/{season}", ids, build)
+    name = f"season-bundle/{season}"
+    found = svc.arbiter.builds.kept(name, fresh_for())
+    if found is None:
+        matches = svc.arbiter.season_matches(season)
+        ids = [*season_logs(season), *(MatchCheckpoints.create_id(m) for m in matches),
+               *(MatchCosignatures.create_id(m) for m in matches)]
+        found = svc.arbiter.builds.get(name, ids, build, fresh_for())
     return answered(request, found, Ndjson.media_type)

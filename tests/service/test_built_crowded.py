@@ -1,0 +1,113 @@
+"""Under a crowd of strangers an answer anyone may read is asked of the store once a second,
+not once a request: `Builds.get(..., fresh_for)` answers what it found current less than that
+long ago, and the web asks so only for a stranger who had to wait their turn."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from uuid import UUID, uuid4
+
+from commands.service.built import Builds
+from commands.web import edge
+
+LOG = uuid4()
+
+
+class Store:
+    def __init__(self) -> None:
+        self.version, self.asked = 1, 0
+
+    def versions(self, ids: Sequence[UUID]) -> list[int]:
+        self.asked += 1
+        return [self.version for _ in ids]
+
+
+def build_of(store: Store):
+    return lambda: (f"page at {store.version}".encode(), False)
+
+
+def test_without_freshness_every_request_asks_the_store_and_sees_a_vote_at_once():
+    store = Store()
+    builds = Builds(store.versions)
+    assert builds.get("m", [LOG], build_of(store)).body == b"page at 1"
+    store.version = 2  # a vote
+    assert builds.get("m", [LOG], build_of(store)).body == b"page at 2"
+    assert builds.get("m", [LOG], build_of(store)).body == b"page at 2"
+    assert store.asked == 3
+
+
+def test_a_crowded_request_takes_what_was_found_current_within_the_second():
+    store = Store()
+    builds = Builds(store.versions)
+    builds.get("m", [LOG], build_of(store))
+    store.version = 2  # a vote the crowd need not see for up to a second
+    for _ in range(50):
+        assert builds.get("m", [LOG], build_of(store), fresh_for=1.0).body == b"page at 1"
+    assert store.asked == 1
+    assert builds.kept("m", 1.0) is not None and builds.kept("m") is None
+    # A player (no freshness allowed) sees the vote, and that check counts for the crowd too.
+    assert builds.get("m", [LOG], build_of(store)).body == b"page at 2"
+    assert builds.get("m", [LOG], build_of(store), fresh_for=1.0).body == b"page at 2"
+    assert store.asked == 2
+
+
+def test_past_the_freshness_the_store_is_asked_again():
+    store = Store()
+    builds = Builds(store.versions)
+    builds.get("m", [LOG], build_of(store))
+    store.version = 2
+    time.sleep(0.06)
+    assert builds.get("m", [LOG], build_of(store), fresh_for=0.05).body == b"page at 2"
+    assert store.asked == 2
+
+
+def test_nothing_kept_is_built_whatever_the_freshness():
+    store = Store()
+    assert Builds(store.versions).kept("m", 1.0) is None
+    assert Builds(store.versions).get("m", [LOG], build_of(store), fresh_for=1.0).body \
+        == b"page at 1"
+
+
+class Seen:
+    """A request's route as the edge sees it: what `fresh_for()` says inside the answer."""
+
+    def __init__(self) -> None:
+        self.fresh: list[float] = []
+
+    async def handle(self, request: object) -> object:
+        self.fresh.append(edge.fresh_for())
+        await asyncio.sleep(0.01)
+        return "answered"
+
+
+class App:
+    class state:  # noqa: N801 (Starlette's app.state)
+        pass
+
+
+class Request:
+    app = App()
+    method = "GET"
+
+
+def test_only_a_stranger_who_waits_their_turn_is_crowded():
+    route = object.__new__(edge.Route)
+    seen = Seen()
+
+    async def asking(who: str | None) -> None:
+        await route.in_turn(Request(), seen.handle, who)  # type: ignore[arg-type]
+
+    async def main() -> None:
+        App.state.strangers = asyncio.Semaphore(edge.STRANGERS)
+        await asking(None)  # alone: fresh
+        await asyncio.gather(*(asking(None) for _ in range(edge.STRANGERS + 3)))
+        await asyncio.gather(*(asking("bob") for _ in range(edge.STRANGERS + 3)))
+
+    asyncio.run(main())
+    alone, strangers, players = (seen.fresh[:1], seen.fresh[1:edge.STRANGERS + 4],
+                                 seen.fresh[edge.STRANGERS + 4:])
+    assert alone == [0.0]
+    assert sorted(strangers) == [0.0] * edge.STRANGERS + [edge.CROWDED_FRESH] * 3
+    assert players == [0.0] * (edge.STRANGERS + 3)
