@@ -48,6 +48,23 @@ def standings(season: Season, viewer: str | None) -> dict[str, Any]:
     }
 
 
+STANDING = {"champion": 0, "runner_up": 1, "in": 1, "out": 2}
+
+
+def by_rank(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rows of `standings` by rank, as the season page and `arbiter season show` list
+    them: the champion, then those still in by Tokens of Life, Opals and fewest Marks of
+    Elimination; then those out, the last to leave first (those who left at the same moment
+    by the same measures)."""
+    line = {(h["player"], h["seq"]): h for h in data["history"]}
+    left = {e["player"]: line.get((e["player"], e["seq"]), {}).get("at") or ""
+            for e in data["eliminated"]}
+    rows = data["players"]
+    by_assets = sorted(rows, key=lambda r: (-r["tol"], -r["opal"], r["moe"], r["player"]))
+    later_first = sorted(by_assets, key=lambda r: left.get(r["player"], ""), reverse=True)
+    return sorted(later_first, key=lambda r: STANDING.get(r["status"], 1))
+
+
 def status(season: Season, player: str) -> str:
     """in, out, and once the Final is won, champion and runner_up."""
     if player in season.out:

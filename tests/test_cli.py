@@ -4,6 +4,7 @@ has --json, text is plain in a pipe, lists are written a,b, the host's key comes
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import click
@@ -274,3 +275,34 @@ def test_help_of_a_match_command_still_helps_when_the_match_is_unknown(tmp_path)
     url = f"sqlite:///{tmp_path}/none.db"
     helped = run(url, "match", "submit", "nope", "--help")
     assert helped.exit_code == 0 and "Usage:" in helped.output
+
+
+def test_a_report_keeps_a_key_and_a_hash_whole_at_80_columns(sqlite_url, tmp_path, monkeypatch):
+    """Issue 24: no word cut across lines at 80 columns. A verifier key as `arbiter init`
+    names it (arbiter- and 12 hex digits: 20 + 1 + 8 + 1 + 44 = 74 characters) and a seed
+    commitment (64 hex digits) do not fit beside a report's names (`seed commitment` and two
+    spaces leave 63 columns): each goes under its name, whole; the other lines stay aligned."""
+    signer = keys.generate("arbiter-0123456789ab")
+    key = tmp_path / "host.key"
+    keys.save(signer, key)
+    assert len(signer.verifier_key()) == 74
+    monkeypatch.setenv("ARBITER_HOST_KEY", str(key))
+    monkeypatch.setenv("ARBITER_KNOWN_KEYS", str(tmp_path / "known"))
+    monkeypatch.setenv("COLUMNS", "80")
+    season(sqlite_url)
+    created = ok(run(sqlite_url, "match", "create", "m", "--season", "s", "--game",
+                     "sealed_bid", "--players", "ann,bob,cy", "--setup", '{"rounds": 1}'))
+    lines = [line.rstrip() for line in created.splitlines()]
+    assert all(len(line) <= 80 for line in lines), created
+    assert "players          ann, bob, cy" in lines  # the names' column as wide as before
+    at = lines.index("seed commitment")
+    assert re.fullmatch(r"  [0-9a-f]{64}", lines[at + 1]), created
+    assert f"  {signer.verifier_key()}" in lines, created
+    ok(run(sqlite_url, "match", "host", "m", "open_match"))
+    bundle = tmp_path / "m.jsonl"
+    ok(run(sqlite_url, "export", "m", "--public", "-o", str(bundle)))
+    verified = ok(run(sqlite_url, "verify", str(bundle)))
+    lines = [line.rstrip() for line in verified.splitlines()]
+    assert all(len(line) <= 80 for line in lines), verified
+    assert lines[lines.index("signed by") + 1] == f"  {signer.verifier_key()}", verified
+    assert lines[-1] == "verified" and any(line.startswith("entries      ") for line in lines)

@@ -105,3 +105,31 @@ def test_a_deadline_already_past_is_refused_and_now_means_now(sqlite_url, key_fi
     again = app.submit(match, HOST, "set_deadline", {"deadline": "now"},
                        at="2026-11-21T20:00:05+00:00", command_id="form-1")
     assert again.seqs == now.seqs  # a form sent twice is recorded once
+
+
+def test_a_close_aimed_at_a_round_that_never_was_says_so_with_the_readers_codes(sqlite_url,
+                                                                                 key_file):
+    """Issue 24: a round error has one code wherever it is met. A close aimed at a round the
+    match has not reached is not "over", and a negative round is no round: the same codes and
+    words as `view` and `checkpoint` give them, nothing recorded."""
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    match, round = tied(app)
+    before = app.match(match).version
+    ahead = round + 5
+    closed = run(sqlite_url, "match", "close-round", match, "--round", str(ahead))
+    assert closed.exit_code == 2
+    assert closed.output.startswith(
+        f"error: round_not_reached: round {ahead} of {match} has not been reached: the match "
+        f"is in round {round}; nothing was recorded")
+    viewed = run(sqlite_url, "view", match, "--round", str(ahead))
+    assert viewed.output.startswith(f"error: round_not_reached: round {ahead} of {match} has "
+                                    "not been reached")
+    for command in (["match", "close-round", match], ["view", match], ["checkpoint", match]):
+        negative = run(sqlite_url, *command, "--round", "-2")
+        assert negative.exit_code == 2
+        assert negative.output.startswith("error: invalid_round: round -2: rounds count from 0 "
+                                          "(the setup)"), command
+    with pytest.raises(RuleViolation) as refused:  # the Python API, the HTTP API, the pages
+        app.submit(match, HOST, "close_round", expect_round=ahead)
+    assert refused.value.code == "round_not_reached"
+    assert app.match(match).version == before

@@ -4,6 +4,7 @@ story as tables and JSON, its bundle, season files, and every player's token at 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -104,6 +105,19 @@ def test_the_seed_season_played_shown_exported_and_verified(sqlite_url, tmp_path
     assert "garnets" not in text.split("matches")[0]  # public: no garnets
     assert "eliminated in spring-dm-2" in text
     assert "ruling: -1 ToL, reinstated (spends a Token of Life" in text
+    # By rank, as the season page (tests/service/test_pages.py): fin won the Final, amy lost
+    # it; ben, cal, dee and eve left together by the host's ruling (no Token of Life among
+    # them: by name), after gil (the first Death Match). The history follows the same order.
+    standings = text[text.index("standings"):text.index("matches")]
+    assert re.findall(r"^(\w+) +(?:champion|runner-up|out)", standings, re.M) == \
+        ["fin", "amy", "ben", "cal", "dee", "eve", "gil"]
+    history = text[text.index("history"):]
+    assert re.findall(r"^(\w+) +\d+ +registered", history, re.M) == \
+        ["fin", "amy", "ben", "cal", "dee", "eve", "gil"]
+    # The matches in the order the season played them.
+    matches = text[text.index("matches"):text.index("history")]
+    assert re.findall(r"^(spring-[\w-]+)", matches, re.M) == \
+        ["spring-totems", "spring-dm-1", "spring-amalgamation", "spring-dm-2", "spring-final"]
     amy = json.loads(ok(sqlite_url, "season", "show", "spring", "--player", "amy", "--json")
                      .output)
     assert [r.get("garnets") for r in amy["players"]][:2] == [7, None]

@@ -49,9 +49,10 @@ def fitted(renderable: RenderableType, width: int) -> RenderableType:
     longest word, cells wrapped whole; when even that is too wide, one record per block
     ("column: value" lines), so no word is ever split across lines."""
     tables = sys.modules.get("rich.table")  # none was made unless its module was loaded
-    if tables is None or not isinstance(renderable, tables.Table) or not renderable.columns \
-            or not renderable.show_header:  # a report's grid: its values are paths and hashes
+    if tables is None or not isinstance(renderable, tables.Table) or not renderable.columns:
         return renderable
+    if not renderable.show_header:  # a report's grid (`pairs`): its values are words
+        return report(renderable, width)
     columns = renderable.columns
     texts = [[str(c.header), *(str(cell) for cell in c._cells)] for c in columns]
     least = [max((len(word) for text in cells for word in text.split()), default=1)
@@ -68,6 +69,43 @@ def fitted(renderable: RenderableType, width: int) -> RenderableType:
     for column, wide in zip(columns, widths, strict=True):
         column.width = wide
     return renderable
+
+
+def report(grid: Table, width: int) -> RenderableType:
+    """A report (`pairs`) whose values keep every word whole in the room beside the names;
+    a value with a word too long for it (a key, a hash, a path) goes under its name, indented,
+    where it has the whole width: no word is cut across lines if the terminal can hold it."""
+    from rich.console import Group
+    from rich.padding import Padding
+    from rich.text import Text
+
+    if len(grid.columns) != 2:
+        return grid
+    cells, values = (list(column._cells) for column in grid.columns)
+    names = [name for name in cells if isinstance(name, str)]
+    if len(names) != len(cells):
+        return grid
+    name_width = max((len(name) for name in names), default=0)
+    room = width - name_width - 2  # the grid's padding between the two columns
+
+    def too_long(value: Any) -> bool:
+        return isinstance(value, str) and any(len(word) > room for word in value.split())
+
+    if not any(too_long(value) for value in values):
+        return grid
+    parts: list[RenderableType] = []
+    run: list[tuple[str, Any]] = []
+    for name, value in zip(names, values, strict=True):
+        if not isinstance(value, str) or not too_long(value):
+            run.append((name, value))
+            continue
+        if run:
+            parts.append(report_grid(run, name_width))
+            run = []
+        parts.extend([Text(name), Padding(Text(value), (0, 0, 0, 2))])
+    if run:
+        parts.append(report_grid(run, name_width))
+    return Group(*parts)
 
 
 def records(table: Table, texts: list[list[str]]) -> RenderableType:
@@ -163,13 +201,20 @@ def new_table(*columns: str, title: str | None = None) -> Table:
 
 def pairs(items: Iterable[tuple[str, Any]]) -> Table:
     """Two columns, what and its value, with no lines: a report."""
+    return report_grid((key, block(value)) for key, value in items)
+
+
+def report_grid(rows: Iterable[tuple[str, RenderableType]],
+                name_width: int | None = None) -> Table:
+    """A report's rows as they are drawn (`name_width`: the names' column as wide as in
+    another part of the same report)."""
     from rich.table import Table
 
     table = Table.grid(padding=(0, 2))
-    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True, min_width=name_width)
     table.add_column(overflow="fold")
-    for key, value in items:
-        table.add_row(key, block(value))
+    for key, value in rows:
+        table.add_row(key, value)
     return table
 
 

@@ -293,12 +293,13 @@ def season_text(data: dict[str, Any]) -> list[Any]:
 
 def standings_table(data: dict[str, Any]) -> Table:
     from projections import words
+    from projections.standings import by_rank
 
     garnets = any("garnets" in row for row in data["players"])
     table = render.new_table("player", "status", "ToL", "Opal", "MoE", "EC", "DM",
                              *(["garnets"] if garnets else []), "left in", title="standings")
     table.columns[0].no_wrap = True  # a row name stays whole
-    for row in data["players"]:
+    for row in by_rank(data):  # as the season page lists them
         cells = [row["player"], words.standing(row["status"]), *(str(row[a]) for a in
                                                  ("tol", "opal", "moe", "ec", "dm_entrant"))]
         if garnets:
@@ -369,7 +370,9 @@ def history_table(data: dict[str, Any]) -> Table:
 
 
 def data_order(data: dict[str, Any], player: str) -> int:
-    names = [row["player"] for row in data["players"]]
+    from projections.standings import by_rank
+
+    names = [row["player"] for row in by_rank(data)]
     return names.index(player) if player in names else len(names)
 
 

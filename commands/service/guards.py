@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from commands.service.rounds import check_round
 from domain.decider import HOST
 from domain.errors import RuleViolation
 from domain.logs import OPEN
@@ -28,7 +29,13 @@ MAX_DEADLINE = 64  # characters, as the domain's edge bounds a deadline
 def check_aim(match: Reading, expect_round: int | None, expect_phase: str | None,
               reading: Callable[[], Reading]) -> None:
     """`round_moved` unless the round (and the phase, by the game's name for it) the command
-    was aimed at is still open. `reading` gives the whole log, to name the phase."""
+    was aimed at is still open; a round that never was, with the read side's codes and words
+    (`invalid_round`, `round_not_reached`). `reading` gives the whole log, to name the phase."""
+    if expect_round is not None and (expect_round < 0 or expect_round > match.round):
+        try:
+            check_round(expect_round, match.round, match.ended, match.match_id)
+        except RuleViolation as error:
+            raise RuleViolation(error.code, f"{error.message}; nothing was recorded") from None
     if expect_round is not None and match.round != expect_round:
         instead = "the match has ended" if match.ended else f"round {match.round} is open"
         raise RuleViolation("round_moved", f"round {expect_round} of {match.match_id} is over: "

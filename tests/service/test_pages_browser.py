@@ -9,6 +9,7 @@ temporary folder); `docs/screenshots/<game>.png` are made this way."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -274,3 +275,30 @@ def test_the_api_docs_render_under_their_policy(browser, seeded):
     title = waiting(lambda: browser.find_elements(By.CSS_SELECTOR, ".swagger-ui .info .title"))
     assert "Arbiter" in title[0].text
     assert waiting(lambda: len(browser.find_elements(By.CSS_SELECTOR, ".opblock")) > 20)
+
+
+def test_the_players_deadline_reads_in_their_own_time_with_a_countdown(browser, seeded):
+    """Issue 24: the deadline in the player's local time, counting down. The host set round 1
+    to close at 20:00 UTC on Monday 30 November 2099; a browser in Tokyo (UTC+9, no summer
+    time) reads it as 05:00 on Tuesday 1 December, and the countdown as days and hours."""
+    app, server = seeded
+    play(app, opened(load(SEED), "kc-clock", "clock"))
+    app.submit("kc-clock", "host", "set_deadline", {"deadline": "2099-11-30T20:00:00Z"})
+    wanted = {"kc-clock": app.match("kc-clock").version}
+    waiting(lambda: server.service.views.seqs(wanted) == wanted, timeout=60)
+    token = Tokens(app).issue_joins("kc-clock", ["bob"])["bob"]
+    browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
+    try:
+        browser.get(f"{server.url}/m/kc-clock/join#{token}")
+        waiting(lambda: browser.current_url.endswith("/m/kc-clock/me"))
+        banner = waiting(lambda: browser.find_element(By.CSS_SELECTOR, ".banner.deadline"))
+        shown = banner.find_element(By.TAG_NAME, "time")
+        assert shown.get_attribute("datetime") == "2099-11-30T20:00:00Z"
+        said = waiting(lambda: banner.text if "(in " in banner.text else None)
+        assert said.startswith("The round closes ") and "UTC" not in said, said
+        assert "Tue" in shown.text and "Dec 1, 2099" in shown.text and "05:00" in shown.text \
+            and "GMT+9" in shown.text, shown.text
+        assert re.search(r"\(in \d+ d \d+ h\)\.$", said), said  # decades ahead: days
+    finally:
+        browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
+        browser.get("about:blank")

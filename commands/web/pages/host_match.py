@@ -268,6 +268,9 @@ def aim(data: FormData) -> tuple[int | None, str | None]:
     return whole_number(round), (phase or None)
 
 
+AIM_CODES = ("round_moved", "invalid_round", "round_not_reached")  # the aim, not the close
+
+
 def send(svc: Service, match_id: str, form: Sending, data: FormData) -> tuple[str, list[int]]:
     """The command, or the first of the game's closes the rules accept (as `arbiter match
     close-round` and the deadlines do), aimed at the page's round and phase."""
@@ -279,7 +282,7 @@ def send(svc: Service, match_id: str, form: Sending, data: FormData) -> tuple[st
             return name, svc.submit(match_id, HOST, name, form.args, client_id(HOST, form_id),
                                     expect_round=round, expect_phase=phase).seqs
         except RuleViolation as error:
-            if error.code == "round_moved" or len(form.names) == 1:
+            if error.code in AIM_CODES or len(form.names) == 1:
                 raise
             refusals.append(error)  # not this phase's close
     raise refusals[0] if refusals else RuleViolation("wrong_state", "this game has no closes")

@@ -29,6 +29,7 @@ from commands.web.routes.public import Round, match_logs, season_logs
 from commands.web.worker import Service
 from domain.decider import PUBLIC
 from projections import story
+from projections.standings import by_rank
 
 router = APIRouter(route_class=Route, include_in_schema=False)
 
@@ -120,25 +121,12 @@ def drawn_season(svc: Service, season: str) -> HTMLResponse:
     history = standings["history"]
     left = rulings(standings["eliminated"], history)
     return page("season.html", season=season, standings=standings,
-                ranked=ranked(standings["players"], left),
+                ranked=by_rank(standings),
                 matches=in_season_order(read_matches(svc, season), standings["matches"]),
                 left=left,
                 ecs=caused(history, "ec"), death_match=caused(history, "dm_entrant"),
                 browser_check=browser_check(svc, f"/seasons/{quote(season)}/bundle",
                                             season=season))
-
-
-STANDING = {"champion": 0, "runner_up": 1, "in": 1, "out": 2}
-
-
-def ranked(rows: list[dict[str, Any]], eliminated: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Standings by rank: the champion, then those still in by Tokens of Life, Opals and fewest
-    Marks of Elimination; then those out, the last to leave first (those who left together by
-    the same measures)."""
-    left = {e["player"]: e["at"] or "" for e in eliminated}
-    by_assets = sorted(rows, key=lambda r: (-r["tol"], -r["opal"], r["moe"], r["player"]))
-    later_first = sorted(by_assets, key=lambda r: left.get(r["player"], ""), reverse=True)
-    return sorted(later_first, key=lambda r: STANDING.get(r["status"], 1))
 
 
 def in_season_order(matches: list[dict[str, Any]],
