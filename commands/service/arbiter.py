@@ -26,7 +26,8 @@ from commands.service.names import (
     check_reason,
     check_reasons_in,
 )
-from commands.service.outcomes import Grant, Outcome, Receipt
+from commands.service.once import Once, first_sending
+from commands.service.outcomes import Grant, Outcome, Receipt, Repeat
 from commands.service.unit_of_work import UnitOfWork
 from domain.checkpoints import (
     HostOrigin,
@@ -40,7 +41,7 @@ from domain.decider import HOST, Command
 from domain.edge import excerpt
 from domain.envelope import salt
 from domain.errors import RuleViolation
-from domain.match import Match, parse_salt_key
+from domain.match import Match, Reading, parse_salt_key
 from domain.origins import DEFAULT_PREFIX, ORIGIN_PREFIX, match_origin
 from domain.records import headline, may_see, own_parts, shown
 from domain.season import DEATH_MATCH, FINAL_MATCH, Season, ending, match_kind
@@ -123,9 +124,12 @@ class Arbiter(UnitOfWork):
     # -- seasons --------------------------------------------------------------------------
 
     def create_season(self, name: str, *, salt_key: str | None = None,
-                      at: str | None = None) -> None:
+                      at: str | None = None, command_id: str | None = None) -> Repeat | None:
         """A new season with its own salt key (its sealed entries' commitments derive from it;
-        a host secret, in full season bundles only)."""
+        a host secret, in full season bundles only). With `command_id`, as every season
+        command takes it: carried out once across every process sharing the store; sent
+        again, it records nothing and returns a `Repeat` (commands.service.once)."""
+        once = Once.of(command_id, "create_season", name, {})  # the salt key is not compared
         season = Season.start(name=name, origin_prefix=self.origin_prefix(),
                               salt_key=salt_key or secrets.token_hex(32), at=at)
         checkpoints = SeasonCheckpoints(season=name)
@@ -133,9 +137,16 @@ class Arbiter(UnitOfWork):
             checkpoints.record(size=season.version, note=sign_season(self.signer, season, {}))
         try:
             with self.writers.holding(f"season/{name}"):
-                self.save(season, checkpoints)
+                first = first_sending(self, once)
+                if first is not None:
+                    return first
+                self._save_once(once, at, season, checkpoints)
         except IntegrityError:
+            first = first_sending(self, once)  # another process spent it a moment earlier
+            if first is not None:
+                return first
             raise RuleViolation("season_exists", f"season {excerpt(name)} exists already") from None
+        return None
 
     def season(self, name: str) -> Season:
         """The season as the store holds it (a copy); loaded from the store, its log is
@@ -209,11 +220,18 @@ class Arbiter(UnitOfWork):
             check_signed_by(notes, parse_verifier_key(host_key))
         return export(match, notes, kind, host_key, checkpoints.origin)
 
-    def register(self, season: str, player: str, *, at: str | None = None) -> None:
-        self.register_all(season, [player], at=at)
+    # Each season command takes an optional `command_id` (a host form's one-time id, a chat
+    # message's id): carried out at most once across every process sharing the store, the id
+    # spent in the same save as the season's change (commands.service.once). Sent again under
+    # that id it records nothing and returns a `Repeat` saying what the first sending did;
+    # under an id spent by another command it is refused `id_reused`. Otherwise: None.
 
-    def register_all(self, season: str, players: Sequence[str], *,
-                     at: str | None = None) -> None:
+    def register(self, season: str, player: str, *, at: str | None = None,
+                 command_id: str | None = None) -> Repeat | None:
+        return self.register_all(season, [player], at=at, command_id=command_id)
+
+    def register_all(self, season: str, players: Sequence[str], *, at: str | None = None,
+                     command_id: str | None = None) -> Repeat | None:
         """Register every player in one save: all of them, or none when one is refused."""
         def act(s: Season) -> None:
             for p in players:
@@ -221,39 +239,55 @@ class Arbiter(UnitOfWork):
                 check_not_confusable(p, s.players, "player")
                 s.register(p, at=at)
 
-        self._season_act(season, act)
+        once = Once.of(command_id, "register_all", season, {"players": list(players)})
+        return self._season_act(season, act, once, at)
 
     def grant(self, season: str, player: str, asset: str, amount: int, reason: str, *,
-              at: str | None = None) -> None:
-        self.grant_all(season, [Grant(player, amount, asset, reason)], at=at)
+              at: str | None = None, command_id: str | None = None) -> Repeat | None:
+        return self.grant_all(season, [Grant(player, amount, asset, reason)], at=at,
+                              command_id=command_id)
 
-    def grant_all(self, season: str, grants: Sequence[Grant], *, at: str | None = None) -> None:
+    def grant_all(self, season: str, grants: Sequence[Grant], *, at: str | None = None,
+                  command_id: str | None = None) -> Repeat | None:
         """Every grant in one save: all of them, or none when one is refused."""
         def act(s: Season) -> None:
             for g in grants:
                 check_reason(g.reason)
                 s.grant(g.player, g.asset, g.amount, g.reason, at=at)
 
-        self._season_act(season, act)
+        once = Once.of(command_id, "grant_all", season, {"grants": [
+            [g.player, g.amount, g.asset, g.reason] for g in grants]})
+        return self._season_act(season, act, once, at)
 
     def transfer(self, season: str, giver: str, receiver: str, amount: int,
-                 reason: str, *, at: str | None = None) -> None:
+                 reason: str, *, at: str | None = None,
+                 command_id: str | None = None) -> Repeat | None:
         check_reason(reason)
-        self._season_act(season, lambda s: s.transfer(giver, receiver, amount, reason, at=at))
+        once = Once.of(command_id, "transfer", season, {
+            "giver": giver, "receiver": receiver, "amount": amount, "reason": reason})
+        return self._season_act(
+            season, lambda s: s.transfer(giver, receiver, amount, reason, at=at), once, at)
 
     def record_dmo(self, season: str, match: str, dmo: str, reason: str, *,
-                   ec: str | None = None, at: str | None = None) -> None:
+                   ec: str | None = None, at: str | None = None,
+                   command_id: str | None = None) -> Repeat | None:
         """The DMO of a Main Match's EC, where its rules leave the choice to the host."""
         check_reason(reason)
-        self._season_act(season, lambda s: s.record_dmo(match, dmo, reason, ec=ec, at=at))
+        once = Once.of(command_id, "record_dmo", season,
+                       {"match": match, "dmo": dmo, "reason": reason, "ec": ec})
+        return self._season_act(
+            season, lambda s: s.record_dmo(match, dmo, reason, ec=ec, at=at), once, at)
 
     def rule(self, season: str, player: str, reason: str, *,
              changes: Mapping[str, int] | None = None, status: str | None = None,
-             at: str | None = None) -> None:
+             at: str | None = None, command_id: str | None = None) -> Repeat | None:
         """A host ruling with its reason (e.g. a Token of Life spent to stay in)."""
         check_reason(reason)
-        self._season_act(season, lambda s: s.rule(player, reason, changes=changes,
-                                                  status=status, at=at))
+        once = Once.of(command_id, "rule", season, {
+            "player": player, "reason": reason, "changes": dict(changes or {}),
+            "status": status})
+        return self._season_act(season, lambda s: s.rule(player, reason, changes=changes,
+                                                         status=status, at=at), once, at)
 
     def register_witness(self, season: str, player: str, key: str, *,
                          at: str | None = None) -> None:
@@ -268,15 +302,32 @@ class Arbiter(UnitOfWork):
                                 "cosignature key (type 0x04) in its one spelling")
         self._season_act(season, lambda s: s.register_witness(player, key, at=at))
 
-    def _season_act(self, name: str, act: Callable[[Season], Any]) -> None:
-        def attempt() -> None:
+    def _season_act(self, name: str, act: Callable[[Season], Any], once: Once | None = None,
+                    at: str | None = None) -> Repeat | None:
+        """`act` on the season, saved once; with `once`, a command id already spent answers
+        as the first sending did, and is otherwise spent in the same save."""
+        def attempt() -> Repeat | None:
             with self._writing(Season.create_id(name)) as season_id:
+                first = first_sending(self, once)
+                if first is not None:
+                    return first
                 season = self._load(season_id, "unknown_season", name)
                 act(season)
                 with self._season_saved(season) as changed:
-                    self.save(*changed)
+                    self._save_once(once, at, *changed)
+                return None
 
-        self._retrying(attempt, f"season/{name}")
+        return self._retrying(attempt, f"season/{name}")
+
+    def _save_once(self, once: Once | None, at: str | None, *changed: Any) -> None:
+        """Save `changed` with the command id spent, if there is one, in one transaction: when
+        another process spent it first, nothing of it is saved (IntegrityError, retried). The
+        spent id is left out of the cache, which keeps the logs."""
+        if once is None:
+            self.save(*changed)
+            return
+        self.save(*changed, once.spend(at))
+        self._evict(once.id)
 
     @contextmanager
     def _season_saved(self, season: Season,
@@ -315,14 +366,21 @@ class Arbiter(UnitOfWork):
                      host_seed: str, salt_key: str, at: str | None = None,
                      allow_weak_seed: bool = False, unsigned: bool = False,
                      from_match: str | None = None, ec: str | None = None,
-                     final: bool = False) -> Outcome:
+                     final: bool = False, command_id: str | None = None) -> Outcome:
         """A match of the season. With `from_match`, the Tile Joust Death Match of that Main
         Match's EC (or `ec`, one of several) against its DMO: players, variant and DMO come
         from the season. With `final`, the Final Match of the last two. Without the host's
-        signer, only `unsigned` (its genesis entry says so)."""
+        signer, only `unsigned` (its genesis entry says so). With `command_id` (a season
+        command's, commands.service.once), sent again it creates nothing and returns the first
+        sending's outcome."""
         check_name_in_address(match_id, "match")
+        once = Once.of(command_id, "create_match", season, {  # not the seed nor the salt key
+            "match": match_id, "game": game, "setup": dict(setup), "from_match": from_match,
+            "ec": ec, "final": final, "unsigned": unsigned})
 
         def attempt() -> Outcome:
+            if first_sending(self, once) is not None:  # its first two entries, as then
+                return self._outcome(self.match(match_id, version=2), HOST, [1, 2])
             if Match.create_id(match_id) in self.repository:
                 raise RuleViolation("match_exists", f"match {excerpt(match_id)} exists already")
             if self.signer is None and not unsigned:
@@ -347,7 +405,7 @@ class Arbiter(UnitOfWork):
                 checkpoints = MatchCheckpoints(
                     match_id=match_id, origin=match_origin(the_season.origin_prefix, match_id))
                 with self._season_saved(the_season) as changed:
-                    self.save(match, checkpoints, *changed)
+                    self._save_once(once, at, match, checkpoints, *changed)
                 return self._outcome(match, HOST, [1, 2])
 
         return self._retrying(attempt, f"season/{season}")
@@ -545,8 +603,11 @@ class Arbiter(UnitOfWork):
         note = sign_round(self.signer, match, round, checkpoints.origin)
         checkpoints.record(round=round, size=match.version, note=note)
 
-    def _outcome(self, match: Match, actor: str, seqs: list[int]) -> Outcome:
-        records = [match.record(s) for s in seqs]
+    def _outcome(self, match: Reading, actor: str, seqs: list[int]) -> Outcome:
+        """The answer to `actor` for entries `seqs` (of a match read from its first entry,
+        or a live one)."""
+        records = [match.record(s) if isinstance(match, Match) else match.records[s - 1]
+                   for s in seqs]
         first = records[0]
         own = own_parts(first, actor)
         key = parse_salt_key(match.salt_key)

@@ -51,3 +51,15 @@ class Outcome:
     seqs: list[int]
     receipt: Receipt | None
     told: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """A season command sent again under a command id already spent (by any process sharing
+    the store): nothing more was recorded. What the first sending did: `action` (the
+    service's method, e.g. "grant_all"), on `season`, at `at`."""
+
+    command_id: str
+    action: str
+    season: str
+    at: str | None

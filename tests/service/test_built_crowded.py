@@ -83,7 +83,7 @@ class Seen:
 
 
 class App:
-    class state:  # noqa: N801 (Starlette's app.state)
+    class state:  # Starlette's app.state
         pass
 
 

@@ -10,7 +10,6 @@ its form with the rules' words, nothing recorded.
 from __future__ import annotations
 
 import secrets
-from collections import OrderedDict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request
@@ -43,6 +42,7 @@ from commands.web.reading import (
     read_seasons,
     read_standings,
 )
+from commands.web.routes.players import client_id
 from commands.web.worker import Service, now
 from domain.decider import HOST
 from domain.errors import RuleViolation
@@ -51,7 +51,6 @@ from domain.origins import DEFAULT_PREFIX
 from projections.dashboard import close_commands, phase_line, phase_words, still_to_act
 
 router = APIRouter(route_class=Route, prefix=HOST_PATH, include_in_schema=False)
-SENT = 1000  # form ids remembered, so a season form sent twice is recorded once
 JUST_SAVED = 1.0  # seconds a host's page waits for the views to read what was just saved
 
 
@@ -103,26 +102,14 @@ def host_form(svc: Service, request: Request, data: FormData) -> str:
     return token
 
 
-class Sent:
-    """The form ids this process has recorded (the newest `SENT`): a season form sent twice
-    (a double tap, a reload) is recorded once. A match command's form id is its command id,
-    which the match itself remembers."""
-
-    def __init__(self) -> None:
-        self.ids: OrderedDict[str, str] = OrderedDict()
-
-    def first(self, form_id: str) -> str | None:
-        """Where the first sending of this form went, if it was sent already."""
-        return self.ids.get(form_id) if form_id else None
-
-    def remember(self, form_id: str, to: str) -> None:
-        if form_id:
-            self.ids[form_id] = to
-            while len(self.ids) > SENT:
-                self.ids.popitem(last=False)
-
-
-sent = Sent()
+def form_id_of(data: FormData) -> str | None:
+    """The form's one-time id as the command id of what it does: a form sent twice (a double
+    tap, a reload), to this process or to another sharing the store, is carried out once. A
+    match remembers its command ids in its log; a season command's id is spent in the same
+    save as the season's change (commands.service.once), and a repeat is answered with the
+    page the first sending led to."""
+    form_id = text(data, "id", 100)
+    return client_id(HOST, form_id) if form_id else None
 
 
 def text(data: FormData, name: str, limit: int = 2000) -> str:
@@ -195,18 +182,12 @@ async def new_season(request: Request, svc: Svc) -> Response:
 def season_form(svc: Service, request: Request, data: FormData) -> Response:
     token = host_form(svc, request, data)
     name = text(data, "name", 100)
-    form_id = text(data, "id", 100)
-    again = sent.first(form_id)
-    if again is not None:
-        return RedirectResponse(again, status_code=303)
-    try:
-        svc.arbiter.create_season(name, at=now())
+    try:  # sent again: the first sending's page (the season it started)
+        svc.arbiter.create_season(name, at=now(), command_id=form_id_of(data))
     except RuleViolation as error:
         return dashboard_page(svc, token, refused=refusal("season", error, data), status=422)
     svc.recorded()
-    to = f"{HOST_PATH}/s/{path_part(name)}?done=season"
-    sent.remember(form_id, to)
-    return RedirectResponse(to, status_code=303)
+    return RedirectResponse(f"{HOST_PATH}/s/{path_part(name)}?done=season", status_code=303)
 
 
 def refusal(action: str, error: RuleViolation, data: FormData) -> dict[str, Any]:

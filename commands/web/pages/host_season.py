@@ -31,10 +31,10 @@ from commands.web.errors import ApiError
 from commands.web.models import SeasonId
 from commands.web.pages.host import (
     JUST_SAVED,
+    form_id_of,
     host_form,
     new_form_id,
     refusal,
-    sent,
     signed_in_host,
     text,
 )
@@ -114,19 +114,14 @@ def acting(svc: Service, request: Request, season: str, action: str,
     token = host_form(svc, request, data)
     if action not in ACTIONS:
         raise ApiError(404, "not_found", f"no action {action!r}")
-    form_id = text(data, "id", 100)
-    again = sent.first(form_id)
-    if again is not None:  # sent twice: recorded once
-        return RedirectResponse(again, status_code=303)
-    try:
-        answer = ACTIONS[action](svc, season, data)
+    try:  # sent again: recorded once, answered with the first sending's page (the same)
+        answer = ACTIONS[action](svc, season, data, form_id_of(data))
     except RuleViolation as error:
         return season_page(svc, season, token, refused=refusal(action, error, data),
                            status=422)
     if isinstance(answer, dict):  # a preview: nothing recorded yet
         return season_page(svc, season, token, preview=answer)
     svc.recorded()
-    sent.remember(form_id, answer)
     return RedirectResponse(answer, status_code=303)
 
 
@@ -135,12 +130,12 @@ def names_in(pasted: str) -> list[str]:
     return [n for n in pasted.replace(",", " ").split() if n]
 
 
-def register(svc: Service, season: str, data: FormData) -> str:
+def register(svc: Service, season: str, data: FormData, once: str | None) -> str:
     names = names_in(text(data, "players", 20_000))
     if not names:
         raise RuleViolation("invalid_input", "paste the players' ids: one a line, or "
                                              "separated by commas or spaces")
-    svc.arbiter.register_all(season, names, at=now())
+    svc.arbiter.register_all(season, names, at=now(), command_id=once)
     return f"{season_path(season)}?done=players"
 
 
@@ -177,7 +172,8 @@ def grant_lines(pasted: str, default_reason: str, players: set[str]) -> list[dic
     return read
 
 
-def grants(svc: Service, season: str, data: FormData) -> str | dict[str, Any]:
+def grants(svc: Service, season: str, data: FormData,
+           once: str | None) -> str | dict[str, Any]:
     """First the preview (what each line grants or takes, or why it cannot be read); then,
     with `confirmed`, every line in one save."""
     pasted = text(data, "lines", 200_000)
@@ -191,7 +187,7 @@ def grants(svc: Service, season: str, data: FormData) -> str | dict[str, Any]:
                 "reason": text(data, "reason"),
                 "total": sum(line["amount"] for line in lines if line["asset"] == "garnets")}
     svc.arbiter.grant_all(season, [Grant(g["player"], g["amount"], g["asset"], g["reason"])
-                                   for g in lines], at=now())
+                                   for g in lines], at=now(), command_id=once)
     return f"{season_path(season)}?done=grants"
 
 
@@ -203,29 +199,32 @@ def whole(data: FormData, name: str) -> int:
     return found
 
 
-def transfer(svc: Service, season: str, data: FormData) -> str:
+def transfer(svc: Service, season: str, data: FormData, once: str | None) -> str:
     svc.arbiter.transfer(season, text(data, "giver", 100), text(data, "receiver", 100),
-                         whole(data, "amount"), text(data, "reason"), at=now())
+                         whole(data, "amount"), text(data, "reason"), at=now(),
+                         command_id=once)
     return f"{season_path(season)}?done=transfer"
 
 
-def ruling(svc: Service, season: str, data: FormData) -> str:
+def ruling(svc: Service, season: str, data: FormData, once: str | None) -> str:
     changes = {asset: whole(data, asset) for asset in ("tol", "opal", "moe")
                if text(data, asset, 20) not in ("", "0")}
     status = text(data, "status", 20) or None
     svc.arbiter.rule(season, text(data, "player", 100), text(data, "reason"), changes=changes,
-                     status=status, at=now())
+                     status=status, at=now(), command_id=once)
     return f"{season_path(season)}?done=ruling"
 
 
-def dmo(svc: Service, season: str, data: FormData) -> str:
+def dmo(svc: Service, season: str, data: FormData, once: str | None) -> str:
     svc.arbiter.record_dmo(season, text(data, "match", 100), text(data, "dmo", 100),
-                           text(data, "reason"), ec=text(data, "ec", 100) or None, at=now())
+                           text(data, "reason"), ec=text(data, "ec", 100) or None, at=now(),
+                           command_id=once)
     return f"{season_path(season)}?done=dmo"
 
 
-def discord(svc: Service, season: str, data: FormData) -> str:
-    """A Discord user linked to a player of the season, or to its host (docs/discord.md)."""
+def discord(svc: Service, season: str, data: FormData, once: str | None) -> str:
+    """A Discord user linked to a player of the season, or to its host (docs/discord.md);
+    linked again, it is left as it is (`once` is not needed)."""
     player = text(data, "player", 100)
     if player != HOST:
         svc.arbiter.season(season).check_is_registered(player)
@@ -308,10 +307,6 @@ def creating(svc: Service, request: Request, season: str, data: FormData) -> Res
     token = host_form(svc, request, data)
     game = text(data, "game", 40)
     kind = text(data, "kind", 20) or "main"
-    form_id = text(data, "id", 100)
-    again = sent.first(form_id)
-    if again is not None:
-        return RedirectResponse(again, status_code=303)
     pairing = {"from": text(data, "from", 100) or None, "ec": text(data, "ec", 100) or None}
     match_id = text(data, "match", 100)
     try:
@@ -324,16 +319,15 @@ def creating(svc: Service, request: Request, season: str, data: FormData) -> Res
             match_id=match_id, season=season, game=game, setup=setup,
             host_seed=secrets.token_hex(32), salt_key=secrets.token_hex(32), at=now(),
             from_match=pairing["from"] if kind == "death_match" else None,
-            ec=pairing["ec"] if kind == "death_match" else None, final=kind == "final")
+            ec=pairing["ec"] if kind == "death_match" else None, final=kind == "final",
+            command_id=form_id_of(data))  # sent again: the match the first one created
     except RuleViolation as error:
         refused = refusal("create", error, data)
         refused["values"]["players"] = data.getlist("players")
         return new_match_page(svc, season, token, game or None, kind=kind, refused=refused,
                               status=422, pairing=pairing)
     svc.recorded()
-    to = f"{HOST_PATH}/m/{path_part(match_id)}"
-    sent.remember(form_id, to)
-    return RedirectResponse(to, status_code=303)
+    return RedirectResponse(f"{HOST_PATH}/m/{path_part(match_id)}", status_code=303)
 
 
 def setup_of(game: str, data: FormData, leave_out: tuple[str, ...]) -> dict[str, Any]:
