@@ -32,7 +32,9 @@ def announcement(public: dict[str, Any], round: int, checkpoints: list[dict[str,
         raise RuleViolation("nothing_to_announce", f"round {round} has nothing public to tell")
     game = story.game_name(public["game"])
     head = f"**{plain(game)} · {plain(public['match'])} · {plain(chapter['title'])}**"
-    blocks = [f"- {plain(line)}" for line in chapter["lines"]]
+    # One bullet a sentence: a list carried over to another line stays in it, indented.
+    blocks = ["- " + "\n  ".join(plain(part) for part in item)
+              for item in story.bullets(chapter["lines"])]
     note = next((c["note"] for c in reversed(checkpoints) if c["round"] == round), None)
     if note is not None:
         blocks.append(f"Signed checkpoint:\n```\n{note.rstrip()}\n```")

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from domain.decider import HOST
@@ -137,6 +139,45 @@ def chapters(view: dict[str, Any]) -> list[dict[str, Any]]:
     for n, chapter in by_round.items():
         chapter["lines"] = [*before.get(n, []), *chapter["lines"], *after.get(n, [])]
     return [by_round[n] for n in sorted(by_round) if by_round[n]["lines"]]
+
+
+def told_by(view: dict[str, Any], seqs: Iterable[int]) -> list[dict[str, Any]]:
+    """What entries `seqs` (those one command just recorded) add to `view`'s story: the lines
+    the story tells with them and not before them, under their rounds' titles, as the pages
+    and `view` tell the same entries (a command's answer at the terminal)."""
+    wanted = sorted(seqs)
+    if not wanted:
+        return []
+    first, last = wanted[0], wanted[-1]
+    events = view["events"]
+    before = chapters({**view, "events": [e for e in events if e["seq"] < first]})
+    after = chapters({**view, "events": [e for e in events if e["seq"] <= last]})
+    known = {c["round"]: Counter(c["lines"]) for c in before}
+    told = []
+    for chapter in after:
+        old = known.get(chapter["round"], Counter())
+        new = []
+        for line in chapter["lines"]:
+            if old[line]:
+                old[line] -= 1
+            else:
+                new.append(line)
+        if new:
+            told.append({**chapter, "lines": new})
+    return told
+
+
+def bullets(lines: Iterable[str]) -> list[list[str]]:
+    """A chapter's lines as the bullets a reader sees: a line that begins with a space goes on
+    with the one before it (a list too long for one line of LINE characters, its items
+    carried over), so one sentence is one bullet, never a second bullet that starts mid-list."""
+    items: list[list[str]] = []
+    for line in lines:
+        if items and line[:1].isspace():
+            items[-1].append(line.strip())
+        else:
+            items.append([line.strip()])
+    return items
 
 
 def told_alone(view: dict[str, Any], told: list[dict[str, Any]],

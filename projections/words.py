@@ -195,6 +195,9 @@ SENT = {
     "choose_next_tile": "choice of the {label} tile next",
     "submit_tile": "tile {tile} put forward",
     "place_bet": "bet of {amount} chips on series {series}",
+    "contribute": "addition of “{text}” to the seed",
+    "king_learn": "opening look at {targets}",
+    "record_dmo": "record of {dmo} as the DMO",
 }
 
 

@@ -108,14 +108,17 @@ def read_args(app: Arbiter, match_id: str, name: str, pairs: tuple[str, ...]) ->
     return plain if spec is None else parse_args(pairs, spec)
 
 
-def told(result: Outcome, actor: str, name: str, as_json: bool,
+def told(app: Arbiter, result: Outcome, actor: str, name: str, as_json: bool,
          receipt_file: str | None = None) -> None:
+    """What was recorded: with --json the receipt and the entries as they are; else in the
+    story's words, as `actor` reads the match now (their view, read only to print it)."""
     receipt = result.receipt.as_dict() if result.receipt else None
     if receipt_file and receipt:
         Path(receipt_file).write_text(json.dumps(receipt, indent=2, sort_keys=True) + "\n",
                                       encoding="utf-8")
     data = {"receipt": receipt, "told": result.told}
-    render.show(data, as_json, lambda: render.outcome(result, actor, name))
+    render.show(data, as_json, lambda: render.outcome(
+        result, actor, name, app.view(result.match, actor).view))
     if receipt_file and not as_json:
         click.echo(f"receipt saved to {receipt_file}", err=True)
 
@@ -126,7 +129,7 @@ def submitting(ctx: click.Context, match_id: str, actor: str, action: str,
     app = app_of(ctx)
     result = send(app, match_id, actor, action, read_args(app, match_id, action, pairs),
                   command_id)
-    told(result, actor, action, as_json, receipt_file)
+    told(app, result, actor, action, as_json, receipt_file)
 
 
 # -- the match group ------------------------------------------------------------------------
@@ -281,7 +284,7 @@ def match_close(ctx: click.Context, match_id: str, round_: int, phase: str | Non
                 raise
             refusals.append(error)
             continue
-        told(result, HOST, close, as_json)
+        told(app, result, HOST, close, as_json)
         return
     raise refusals[0] if refusals else RuleViolation("wrong_state", "this game has no closes")
 
@@ -314,9 +317,9 @@ def match_deadline(ctx: click.Context, match_id: str, deadline: str, as_json: bo
     say `now` to close at once."""
     from domain.decider import HOST
 
-    result = app_of(ctx).submit(match_id, HOST, "set_deadline", {"deadline": deadline},
-                                at=now())
-    told(result, HOST, "set_deadline", as_json)
+    app = app_of(ctx)
+    result = app.submit(match_id, HOST, "set_deadline", {"deadline": deadline}, at=now())
+    told(app, result, HOST, "set_deadline", as_json)
 
 
 @match_group.command("correct", short_help="Void a submission, or enter one for a player.")
@@ -346,7 +349,7 @@ def match_correct(ctx: click.Context, match_id: str, reason: str, void: int | No
                                          "reason": reason})
     else:
         raise RuleViolation("invalid_correction", "give --void SEQ, or --as PLAYER ACTION")
-    told(result, HOST, "correct", as_json)
+    told(app, result, HOST, "correct", as_json)
 
 
 @match_group.command("end", short_help="End a match before its rules finish it.")
@@ -359,8 +362,9 @@ def match_end(ctx: click.Context, match_id: str, reason: str, as_json: bool) -> 
     is revealed."""
     from domain.decider import HOST
 
-    result = app_of(ctx).submit(match_id, HOST, "end", {"reason": reason}, at=now())
-    told(result, HOST, "end", as_json)
+    app = app_of(ctx)
+    result = app.submit(match_id, HOST, "end", {"reason": reason}, at=now())
+    told(app, result, HOST, "end", as_json)
 
 
 # -- reading --------------------------------------------------------------------------------

@@ -292,10 +292,12 @@ class Bullets:
 
         from rich.text import Text
 
+        from projections.story import bullets
+
         width = max(20, options.max_width - 3)
         told = []
-        for line in self.lines:
-            wrapped = textwrap.wrap(line, width, break_long_words=False,
+        for item in bullets(self.lines):  # a list carried over a line stays in its bullet
+            wrapped = textwrap.wrap(" ".join(item), width, break_long_words=False,
                                     break_on_hyphens=False) or [""]
             told.append(" - " + "\n   ".join(wrapped))
         yield Text("\n".join(told))
@@ -339,19 +341,28 @@ def nested_told(value: Any, ids: set[str]) -> str:
     return f"({inner})" if isinstance(value, dict | list | tuple) and len(value) > 1 else inner
 
 
-def outcome(result: Outcome, actor: str, name: str) -> list[RenderableType]:
+def outcome(result: Outcome, actor: str, name: str,
+            seen: dict[str, Any] | None = None) -> list[RenderableType]:
+    """A recorded command told as the pages tell it: what was accepted, its receipt, then what
+    its entries add to the story `actor` reads (`seen`: their view now), round by round, in
+    the game's sentences (the entries themselves: --json, or `arbiter export`)."""
     first, last = result.seqs[0], result.seqs[-1]
     entries = f"entry #{first}" if first == last else f"entries #{first} to #{last}"
-    from projections import words
+    from projections import story, words
 
     who = "the host" if actor == "host" else actor
     sent = next((e["data"] for e in result.told if e["kind"] == "CommandAccepted"), None)
-    what = words.command("", name, sent.get("args") or {}) if sent else words.readable(name)
+    game = seen["game"] if seen else ""
+    what = words.command(game, name, sent.get("args") or {}) if sent else words.readable(name)
     lines: list[RenderableType] = [f"accepted: {who}'s {what}, {entries}"]
     if result.receipt:
         lines.append(f"receipt: entry #{result.receipt.seq}, hash {result.receipt.hash} "
                      "(the whole receipt: --json, or --receipt FILE)")
-    if result.told:
+    told = story.told_by(seen, result.seqs) if seen else []
+    for chapter in told:
+        lines.append(f"\n{chapter['title']}")
+        lines.append(Bullets(chapter["lines"]))
+    if seen is None and result.told:  # no view to tell it from: each entry in words
         lines.append(events_table(result.told, title=f"what {who} was told"))
     return lines
 

@@ -115,8 +115,8 @@ def season_grant(ctx: click.Context, season_name: str, player: str | None,
     else:
         grants = [Grant(player, amount, asset, reason or "")]
     app_of(ctx).grant_all(season_name, grants, at=now())
-    rows = [{"player": g.player, "amount": f"{g.amount:+d}", "asset": g.asset,
-             "reason": g.reason} for g in grants]
+    rows = [{"player": g.player, "change": f"{g.amount:+d} {ASSET_NAMES.get(g.asset, g.asset)}",
+             "reason": g.reason or "none given"} for g in grants]
     render.show({"season": season_name, "grants": [vars(g) for g in grants]}, as_json,
                 lambda: [render.rows_table(rows, title=f"granted in {season_name}")])
 
@@ -181,7 +181,7 @@ def season_rule(ctx: click.Context, season_name: str, player: str, reason: str,
     Life spent to stay in: `rule S bob --tol -1 --reinstate --reason "spent a ToL"`."""
     changes = {a: n for a, n in (("tol", tol), ("opal", opal), ("moe", moe)) if n is not None}
     app_of(ctx).rule(season_name, player, reason, changes=changes, status=status, at=now())
-    moved = ", ".join(f"{n:+d} {a}" for a, n in changes.items())
+    moved = ", ".join(f"{n:+d} {ASSET_NAMES[a]}" for a, n in changes.items())
     render.show({"season": season_name, "player": player, "changes": changes, "status": status,
                  "reason": reason}, as_json, lambda: [
                      f"ruling on {player}: {', '.join(filter(None, [moved, status]))} "

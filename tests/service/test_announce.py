@@ -38,7 +38,13 @@ def test_every_round_of_every_seed_match_fits_discord_and_tells_the_page_story(s
             messages = announcement(public, round, notes, "https://arbiter.example")
             text = "\n".join(messages)
             assert all(len(m) <= LIMIT for m in messages)
-            assert all(f"- {plain(line)}" in text for line in chapter["lines"])
+            # Every line of the story, each sentence one bullet: a line that carries a list
+            # over (it begins with spaces) is indented under its bullet, never a dash.
+            for line in chapter["lines"]:
+                bullet = "- " if not line[:1].isspace() else "\n  "
+                assert f"{bullet}{plain(line.strip())}" in text, line
+                if bullet != "- ":
+                    assert f"- {plain(line.strip())}" not in text, line
             for note in (n["note"] for n in notes if n["round"] == round):
                 assert f"```\n{note.rstrip()}\n```" in text
             for secret in canaries(file, match, PUBLIC, round):

@@ -16,6 +16,11 @@ OFFENCES = {
     "a backtick": re.compile(r"`"),
     "an event kind": re.compile(r"\b(?:[A-Z][a-z]+)+(?:Accepted|Cast|Opened|Closed|Ended|"
                                 r"Drawn|Set|Placed|Revealed|Created|Granted|Tallied)\b"),
+    # One sentence, one bullet: a list carried over to a second dash ("-   heidi …"), or a
+    # bullet left hanging on a comma with the rest of its list under a dash of its own.
+    "a broken bullet": re.compile(r"(?m)^[ \t]*- {2,}\S.*|,[ \t]*\n[ \t]*- \S.*"),
+    "a field dump": re.compile(r"\b(?:tied|amount|previous kings|is king|index|defaulted)"
+                               r" (?:none|nothing|0|yes|no)\b"),
 }
 
 
@@ -68,6 +73,12 @@ def offences(text: str, allowed: tuple[str, ...] = ()) -> list[str]:
             start = max(0, hit.start() - 40)
             found.append(f"{what}: …{text[start:hit.end() + 40]}…")
     return found
+
+
+def broken_items(html: str) -> list[str]:
+    """Items of a page's lists that stop on a comma: the rest of the sentence went to an item
+    of its own."""
+    return [f"a broken bullet: …{hit[-60:]}" for hit in re.findall(r"<li>[^<]*,\s*</li>", html)]
 
 
 def in_layout(html: str) -> bool:

@@ -195,7 +195,8 @@ class Interactions:
         said = [f"Recorded as entry #{seq} of {plain(seat.match)}."]
         chapters = story.chapters({"game": seat.game, "viewer": seat.player,
                                    "events": outcome.told})
-        said += [f"- {plain(line)}" for c in chapters for line in c["lines"]]
+        said += ["- " + "\n  ".join(plain(part) for part in item)
+                 for c in chapters for item in story.bullets(c["lines"])]
         if outcome.receipt is None or seat.player == HOST:
             return Reply("\n".join(said))
         said.append(f"Receipt: entry #{seq}, hash `{outcome.receipt.entry['hash']}`; it "

@@ -12,7 +12,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from commands.web.pages.updating import updating
-from projections import words
+from projections import story, words
+from projections.standings import by_rank
 
 HERE = Path(__file__).resolve().parent.parent
 TEMPLATES = HERE / "templates"
@@ -31,7 +32,8 @@ environment = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True,
 environment.filters.update(game=words.game_name, q=path_part, svg=svg, sentence=words.sentence,
                            outcome=words.outcome, ended=words.ended, phase=words.phase,
                            round_name=words.round_name, instant=words.instant,
-                           standing=words.standing)
+                           standing=words.standing, bullets=story.bullets,
+                           by_rank=by_rank)
 
 
 def render(template: str, **context: Any) -> str:

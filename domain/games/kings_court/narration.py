@@ -50,13 +50,14 @@ def plural(count: int, word: str) -> str:
 
 
 def wrapped(head: str, items: Iterable[str], tail: str = ".") -> list[str]:
-    """`head`, then the items comma-separated, over as many lines as the limit needs."""
+    """`head`, then the items comma-separated, over as many lines as the limit needs; a line
+    that goes on with the one before it begins with two spaces (projections/story.bullets)."""
     lines: list[str] = []
     current, empty = head, True
     for item in items:
         if not empty and len(current) + 2 + len(item) + len(tail) > LINE_LIMIT:
             lines.append(current + ",")
-            current, empty = "", True
+            current, empty = "  ", True
         current += item if empty else f", {item}"
         empty = False
     lines.append(current + tail)
