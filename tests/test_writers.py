@@ -3,6 +3,7 @@ recorded or `busy` in one line; a writer that waits past its bound is `busy`, no
 
 from __future__ import annotations
 
+import fcntl
 import os
 import secrets
 import stat
@@ -112,6 +113,44 @@ def test_threads_of_one_process_wait_for_each_other_in_the_bound(tmp_path, monke
     assert stat.S_IMODE(lock.stat().st_mode) == 0o600 and lock.read_bytes() == b""
     with writers.holding("m"):  # released: taken again at once
         pass
+
+
+def test_a_waiting_writer_takes_the_lock_once_it_is_released(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARBITER_WRITE_WAIT", "5")
+    writers = writers_for(persistence_env(f"sqlite:///{tmp_path}/a.db"))
+    order: list[str] = []
+
+    def second() -> None:
+        with writers.holding("m"):
+            order.append("second holds")
+
+    with ThreadPoolExecutor(1) as pool:
+        with writers.holding("m"):
+            waiting = pool.submit(second)
+            time.sleep(0.2)
+            order.append("first releases")
+        waiting.result(timeout=5)
+    assert order == ["first releases", "second holds"]
+
+
+def test_a_writer_that_gave_up_leaves_no_lock_behind(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARBITER_WRITE_WAIT", "0.1")
+    writers = writers_for(persistence_env(f"sqlite:///{tmp_path}/a.db"))
+    with writers.holding("m"), pytest.raises(Busy), ThreadPoolExecutor(1) as pool:
+        pool.submit(lambda: writers.holding("m").__enter__()).result()
+    # Its waiter takes the lock when the holder lets go, then lets go of it too.
+    fd = os.open(tmp_path / "a.db.lock", os.O_RDWR)
+    try:
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                assert time.monotonic() < deadline, "the lock was never let go"
+                time.sleep(0.01)
+    finally:
+        os.close(fd)
 
 
 def test_what_postgresql_says_when_it_is_full_is_store_busy_in_one_line():

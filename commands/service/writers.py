@@ -16,9 +16,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
-import random
 import threading
-import time
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
@@ -90,24 +88,48 @@ class FileWriters:
         # One open file per holder: flock belongs to the open file, so threads exclude too.
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            deadline, pause = time.monotonic() + self.wait, 0.001
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        raise Busy(f"{name}: other writers held the store for {self.wait:g} s; "
-                                   "nothing was recorded, send it again") from None
-                    # Short, jittered polls: a waiter is never far behind a release.
-                    time.sleep(random.uniform(pause / 2, pause))
-                    pause = min(pause * 2, 0.016)
+            if not waited_for(fd, self.wait):
+                raise Busy(f"{name}: other writers held the store for {self.wait:g} s; "
+                           "nothing was recorded, send it again")
             yield None
         finally:
-            os.close(fd)  # releases the lock
+            os.close(fd)  # releases the lock (or, given up, the one the waiter takes later)
 
     def close(self) -> None:
         pass
+
+
+def waited_for(fd: int, wait: float) -> bool:
+    """The flock on `fd`, waited for up to `wait` seconds: taken at once when it is free, else
+    by a thread blocked in the kernel's queue for it, so a waiter takes it the moment it is
+    released (polling, it came up to a poll's pause late). The waiter blocks on a copy of `fd`
+    (the same open file, so the same lock), which it closes once it has the lock: given up and
+    closed by the caller, the lock then goes with the file's last reference."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        pass
+    taken, settled = threading.Event(), threading.Lock()
+    given_up = False
+
+    copy = os.dup(fd)
+
+    def take() -> None:
+        try:
+            fcntl.flock(copy, fcntl.LOCK_EX)
+            with settled:
+                if not given_up:
+                    taken.set()
+        finally:
+            os.close(copy)
+
+    threading.Thread(target=take, name="writer-lock", daemon=True).start()
+    if taken.wait(wait):
+        return True
+    with settled:
+        given_up = True
+        return taken.is_set()
 
 
 def lock_key(name: str) -> int:
