@@ -12,11 +12,11 @@ from click.testing import CliRunner
 
 from audit import keys
 from commands.cli.main import cli
-from commands.cli.matchfile import Step, load, prepare_season
 from commands.service.arbiter import Arbiter
 from domain.decider import HOST
 from domain.errors import RuleViolation
 from tests.support.host_key import SIGNER
+from tests.support.seed_until import first, played_until
 
 SEED = Path(__file__).resolve().parents[1] / "seeds" / "kings_court-king-win.json"
 
@@ -36,17 +36,7 @@ def key_file(tmp_path, monkeypatch) -> Path:
 def tied(app: Arbiter) -> tuple[str, int]:
     """The King's Court seed played up to its first tie: the close of the round's election
     tied, so the tie-break is open in the same round (docs/games/kings_court.md 5.3)."""
-    file = load(SEED)
-    prepare_season(app, file)
-    app.create_match(match_id=file.match, season=file.season, game=file.game,
-                     setup={"players": file.players, **file.setup}, host_seed=file.host_seed,
-                     salt_key=file.salt_key)
-    steps = [Step(actor=p, do="contribute", args={"text": t})
-             for p, t in file.contributions.items()] + file.commands
-    first_choice = next(i for i, s in enumerate(steps) if s.do == "tiebreak")
-    for step in steps[:first_choice]:
-        if not step.expect_error:
-            app.submit(file.match, step.actor, step.do, step.args)
+    file = played_until(app, first("tiebreak"))
     return file.match, app.match(file.match).round
 
 

@@ -107,8 +107,7 @@ class Table:
 
 
 def steps_of(file: MatchFile) -> list[Step]:
-    return [Step(actor=p, do="contribute", args={"text": t})
-            for p, t in file.contributions.items()] + file.commands
+    return file.steps
 
 
 @cache

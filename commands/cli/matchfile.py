@@ -65,6 +65,12 @@ class MatchFile(Strict):
     commands: list[Step]
     expect: Expectations | None = None
 
+    @property
+    def steps(self) -> list[Step]:
+        """Every step in order: each player's contribution to the seed, then the commands."""
+        return [Step(actor=p, do="contribute", args={"text": t})
+                for p, t in self.contributions.items()] + self.commands
+
 
 def load(path: str | Path) -> MatchFile:
     return MatchFile.model_validate(read_json(path, "match file"))
@@ -94,17 +100,20 @@ def play(app: Arbiter, file: MatchFile) -> tuple[dict[str, Any], list[str]]:
     return run(app, file)
 
 
-def run(app: Arbiter, file: MatchFile, **season: Any) -> tuple[dict[str, Any], list[str]]:
-    """Create the match in its season (`season`: a Death Match's `from_match` and `ec`, or
-    `final`) and run its commands; the results and every mismatch found."""
+def create(app: Arbiter, file: MatchFile, **season: Any) -> None:
+    """The file's match, created in its season as the file sets it up."""
     app.create_match(match_id=file.match, season=file.season, game=file.game,
                      setup={"players": file.players, **file.setup}, host_seed=file.host_seed,
                      salt_key=file.salt_key, at=file.created_at,
                      allow_weak_seed=file.allow_weak_seed, unsigned=file.unsigned, **season)
+
+
+def run(app: Arbiter, file: MatchFile, **season: Any) -> tuple[dict[str, Any], list[str]]:
+    """Create the match in its season (`season`: a Death Match's `from_match` and `ec`, or
+    `final`) and run its commands; the results and every mismatch found."""
+    create(app, file, **season)
     mismatches: list[str] = []
-    steps = [Step(actor=p, do="contribute", args={"text": t})
-             for p, t in file.contributions.items()] + file.commands
-    for number, step in enumerate(steps, 1):
+    for number, step in enumerate(file.steps, 1):
         try:
             app.submit(file.match, step.actor, step.do, step.args, at=step.at,
                        command_id=step.id)

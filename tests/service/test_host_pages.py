@@ -21,7 +21,7 @@ from service_harness import eventually
 from audit.notes import parse_verifier_key
 from audit.season_verify import verify_season
 from audit.verify import verify
-from commands.cli.matchfile import Step, load, prepare_season
+from commands.cli.matchfile import Step, load
 from commands.service.arbiter import Arbiter
 from commands.service.tokens import Tokens
 from commands.web.app import create_app
@@ -30,6 +30,7 @@ from domain.records import headline
 from projections.announcement import announcement
 from projections.views import view
 from tests.support.host_key import SIGNER
+from tests.support.seed_until import first, played_until
 
 SEED = Path(__file__).resolve().parents[2] / "seeds" / "kings_court-king-win.json"
 ELEVEN = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",
@@ -142,17 +143,7 @@ def test_a_host_sets_up_a_season_from_its_page(store):
 def tied(app: Arbiter) -> str:
     """The King's Court seed (grace is King) up to its first tie, in round 3: the election
     closed tied, so the tie-break is open in the same round."""
-    file = load(SEED)
-    prepare_season(app, file)
-    app.create_match(match_id=file.match, season=file.season, game=file.game,
-                     setup={"players": file.players, **file.setup}, host_seed=file.host_seed,
-                     salt_key=file.salt_key)
-    steps = [Step(actor=p, do="contribute", args={"text": t})
-             for p, t in file.contributions.items()] + file.commands
-    for step in steps[:next(i for i, s in enumerate(steps) if s.do == "tiebreak")]:
-        if not step.expect_error:
-            app.submit(file.match, step.actor, step.do, step.args)
-    return file.match
+    return played_until(app, first("tiebreak")).match
 
 
 def test_a_tiebreak_in_the_games_words_and_a_stale_close_refused(store):
@@ -413,19 +404,14 @@ def test_a_past_deadline_that_closed_the_election_leaves_the_tiebreak_open(store
     from projections.follow import deadline_command_id
 
     app, url = store
-    file = load(SEED)
-    prepare_season(app, file)
-    app.create_match(match_id=file.match, season=file.season, game=file.game,
-                     setup={"players": file.players, **file.setup}, host_seed=file.host_seed,
-                     salt_key=file.salt_key)
-    steps = [Step(actor=p, do="contribute", args={"text": t})
-             for p, t in file.contributions.items()] + file.commands
-    tie = next(i for i, s in enumerate(steps) if s.do == "tiebreak")
-    close = max(i for i, s in enumerate(steps[:tie]) if s.do == "close_round")
-    for step in steps[:close]:
-        if not step.expect_error:
-            app.submit(file.match, step.actor, step.do, step.args)
-    match = file.match
+
+    def before_the_tied_close(steps: list[Step]) -> int:
+        tie = first("tiebreak")(steps)
+        return max(i for i, s in enumerate(steps[:tie]) if s.do == "close_round")
+
+    file = played_until(app, before_the_tied_close)
+    match, steps = file.match, file.steps
+    close, tie = before_the_tied_close(steps), first("tiebreak")(steps)
     assert app.match(match).round == 3 and app.phase(match, 3) == "election"
     deadline = "2026-01-02T20:00:00Z"
     app.submit(match, HOST, "set_deadline", {"deadline": deadline}, at="2026-01-01T20:00:00Z")
@@ -433,7 +419,7 @@ def test_a_past_deadline_that_closed_the_election_leaves_the_tiebreak_open(store
                command_id=deadline_command_id(match, 3, deadline))  # as the deadline closes
     for step in steps[close + 1:tie]:
         if not step.expect_error:
-            app.submit(file.match, step.actor, step.do, step.args)
+            app.submit(match, step.actor, step.do, step.args)
     before = app.match(match).version
 
     def submit(match_id, actor, name, args, command_id, **kw):

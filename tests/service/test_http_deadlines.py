@@ -10,13 +10,13 @@ from pathlib import Path
 
 from service_harness import Client, Server, eventually
 
-from commands.cli.matchfile import Step, load, prepare_season
 from commands.service.arbiter import Arbiter
 from commands.service.deadlines import Deadlines
 from domain.decider import HOST
 from domain.match import Match
 from domain.records import headline
 from tests.support.host_key import SIGNER
+from tests.support.seed_until import played_until
 
 PLAYERS = ["ann", "bob", "cy"]
 SEED = Path(__file__).resolve().parents[2] / "seeds" / "kings_court-king-win.json"
@@ -97,18 +97,9 @@ def test_two_instances_closing_at_the_same_moment_record_one_close(pg_url):
 def test_a_deadline_in_a_tiebreak_sends_the_close_the_rules_accept(sqlite_url):
     """King's Court round 3 ties: `close_round` is answered wrong_state, `close_tiebreak`
     is accepted."""
-    file = load(SEED)
     app = Arbiter(sqlite_url, signer=SIGNER)
-    prepare_season(app, file)
-    app.create_match(match_id=file.match, season=file.season, game=file.game,
-                     setup={"players": file.players, **file.setup}, host_seed=file.host_seed,
-                     salt_key=file.salt_key)
-    steps = [Step(actor=p, do="contribute", args={"text": t})
-             for p, t in file.contributions.items()] + file.commands
-    tiebreak = next(i for i, s in enumerate(steps) if s.do == "tiebreak" and not s.expect_error)
-    for step in steps[:tiebreak + 1]:
-        if not step.expect_error:
-            app.submit(file.match, step.actor, step.do, step.args)
+    file = played_until(app, lambda steps: 1 + next(
+        i for i, s in enumerate(steps) if s.do == "tiebreak" and not s.expect_error))
     app.submit(file.match, HOST, "set_deadline", {"deadline": "2026-11-21T21:00:00Z"},
                at="2026-11-21T20:00:00Z")
 

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from service_harness import eventually
 
-from commands.cli.matchfile import load, prepare_season
+from commands.cli.matchfile import create, load, prepare_season
 from commands.service.arbiter import Arbiter
 from commands.service.tokens import Tokens
 from commands.web.app import create_app
@@ -122,9 +122,7 @@ def test_a_move_that_acts_at_once_is_asked_first(tmp_path):
     url = f"sqlite:///{tmp_path}/tj.db"
     app = Arbiter(url, signer=SIGNER)
     prepare_season(app, file)
-    app.create_match(match_id=file.match, season=file.season, game=file.game,
-                     setup={"players": file.players, **file.setup}, host_seed=file.host_seed,
-                     salt_key=file.salt_key)
+    create(app, file)
     app.submit(file.match, HOST, "open_match")
     with TestClient(create_app(Settings(url=url, signer=SIGNER))) as client:
         views = client.app.state.service.views  # type: ignore[attr-defined]

@@ -23,7 +23,7 @@ from service_harness import eventually
 from audit import keys
 from commands.cli import render
 from commands.cli.main import cli
-from commands.cli.matchfile import MatchFile, Step, prepare_season
+from commands.cli.matchfile import Step, create, prepare_season
 from commands.cli.seasonfile import load_season, play_season
 from commands.service.arbiter import Arbiter
 from commands.service.tokens import Tokens
@@ -330,8 +330,7 @@ def recorded(seeded: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
     for file in FILES:
         prepare_season(app, file)
         create(app, file)
-        steps = [Step(actor=p, do="contribute", args={"text": t})
-                 for p, t in file.contributions.items()] + file.commands
+        steps = file.steps
         typed_once: set[str] = set()
         for number, step in enumerate(steps, 1):
             where = f"{file.match} step {number} ({step.actor} {step.do})"
@@ -381,12 +380,6 @@ def recorded(seeded: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
                                     "--reason", "left town")
     app.close()
     return {"printed": printed_, "drawn": drawn}
-
-
-def create(app: Arbiter, file: MatchFile) -> None:
-    app.create_match(match_id=file.match, season=file.season, game=file.game,
-                     setup={"players": file.players, **file.setup}, host_seed=file.host_seed,
-                     salt_key=file.salt_key, at=file.created_at)
 
 
 def test_every_recorded_command_prints_in_words(seeded, recorded):

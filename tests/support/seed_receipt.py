@@ -3,7 +3,7 @@ vote: for the commands that check a receipt (tests and bench/read_startup.py).""
 
 from __future__ import annotations
 
-from commands.cli.matchfile import MatchFile, prepare_season
+from commands.cli.matchfile import MatchFile, create, prepare_season
 from commands.service.arbiter import Arbiter
 from commands.service.outcomes import Receipt
 
@@ -12,9 +12,7 @@ def played_keeping_a_receipt(app: Arbiter, file: MatchFile) -> Receipt:
     """`file` played into its season (the steps it expects refused left out); the receipt of
     its first vote."""
     prepare_season(app, file)
-    app.create_match(match_id=file.match, season=file.season, game=file.game,
-                     setup={"players": file.players, **file.setup},
-                     host_seed=file.host_seed, salt_key=file.salt_key)
+    create(app, file)
     for player, text in file.contributions.items():
         app.submit(file.match, player, "contribute", {"text": text})
     kept = None
