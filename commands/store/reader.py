@@ -3,8 +3,9 @@ command that only reads opens (`arbiter view`, `arbiter checkpoint`), with neith
 event-sourcing library nor the rules. The command opens the service only where the log must be
 read past the tables (commands.service.reading).
 
-A PostgreSQL store is read through the service: its driver costs more than the rest of a read
-command's start-up together (docs/architecture.md, "What a command loads").
+A PostgreSQL store is read alike by commands.store.postgres_reader, a module of its own: its
+driver costs more than the rest of a read command's start-up together, and an SQLite store's
+read never loads it (docs/architecture.md, "What a command loads").
 """
 
 from __future__ import annotations
