@@ -3,6 +3,7 @@
 `view long --round 3 --json` of a King's Court match of about 20,000 entries.
 
     python bench/read_startup.py [--runs 15] [--source DIR] [--folder DIR] [--size 20000]
+                                 [--pg SERVER_URL] [--pg-only]
 
 Each command is timed by hyperfine (`hyperfine -N -w 3 -r RUNS`, which must be installed),
 in the folder of its store: the demo's (`arbiter demo`, no view tables: a view reads the log),
@@ -15,6 +16,12 @@ readers, rich for text; the event-sourcing library and pydantic for a read of th
 rules' setup being a pydantic model). Prints a markdown table: mean wall time and its spread,
 CPU time (user + system, the steadier figure on a shared machine), the ratio of each to
 `python -c pass`, and the load average before and after.
+
+With --pg, the same reads of a PostgreSQL store too (`--db URL`): the demo in a database of
+its own (no view tables), the demo in another with its tables rebuilt, and the long match,
+made on the server once and named in the folder's `pg.json` (so that two commits are measured
+on the same databases; `dropdb` them when done), and the floor of a view from the tables
+there, PostgreSQL's driver added.
 """
 
 from __future__ import annotations
@@ -63,6 +70,34 @@ def prepare(folder: Path, size: int) -> dict[str, Path]:
     return {"demo": demo, "tables": tables, "long": long}
 
 
+def prepare_pg(folder: Path, server: str, size: int) -> dict[str, tuple[Path, str]]:
+    """The PostgreSQL stores the commands read (made once, named in `pg.json`): each a
+    folder to run in (its keys) and a database URL."""
+    import psycopg
+
+    names = folder / "pg.json"
+    made: dict[str, str] = json.loads(names.read_text()) if names.exists() else {}
+    where = {}
+    for store in ("demo", "tables", "long"):
+        home = folder / f"pg-{store}"
+        if store not in made:
+            name = f"arbiter_read_startup_{store}_{os.urandom(4).hex()}"
+            with psycopg.connect(server, autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{name}"')
+            url = server.rsplit("/", 1)[0] + f"/{name}"
+            home.mkdir(parents=True, exist_ok=True)
+            if store == "long":
+                write_long(home, size, url)
+            else:
+                arbiter(home, "--db", url, "demo")
+                if store == "tables":
+                    arbiter(home, "--db", url, "projections", "rebuild")
+            made[store] = url
+            names.write_text(json.dumps(made))
+        where[store] = (home, made[store])
+    return where
+
+
 def write_receipt(demo: Path) -> None:
     """The receipt of a vote, kept as `match submit --receipt` keeps it: the seed match played
     again in a season of its own in the demo's store, the bundle of that match beside it."""
@@ -87,7 +122,7 @@ def write_receipt(demo: Path) -> None:
         os.chdir(before)
 
 
-def write_long(folder: Path, size: int) -> None:
+def write_long(folder: Path, size: int, url: str = "sqlite:///arbiter.db") -> None:
     from bench.disputes import project, write_match
     from commands.store.sealing import make_key
 
@@ -96,8 +131,8 @@ def write_long(folder: Path, size: int) -> None:
     try:
         os.environ.pop("ARBITER_STORE_KEY", None)
         make_key("arbiter-store.key")
-        write_match("sqlite:///arbiter.db", size)
-        project("sqlite:///arbiter.db")
+        write_match(url, size)
+        project(url)
     finally:
         os.chdir(before)
 
@@ -127,10 +162,19 @@ def main() -> None:
     parser.add_argument("--source", default=None, help="Run the project's code in this folder.")
     parser.add_argument("--folder", default=None, help="Where the stores are (made once).")
     parser.add_argument("--size", type=int, default=20_000)
+    parser.add_argument("--pg", default=None, metavar="SERVER_URL",
+                        help="Also a PostgreSQL server's stores (its maintenance database).")
+    parser.add_argument("--pg-only", action="store_true",
+                        help="Only the PostgreSQL stores' reads (and `python -c pass`).")
     args = parser.parse_args()
     folder = Path(args.folder or tempfile.mkdtemp(prefix="arbiter-read-startup-"))
-    where = prepare(folder, args.size)
+    where: dict[str, Path] = prepare(folder, args.size)
     py = sys.executable
+    pg: list[tuple[str, list[str], str]] = []
+    if args.pg:
+        for store, (home, url) in prepare_pg(folder, args.pg, args.size).items():
+            where[f"pg-{store}"] = home
+            pg.append((store, ["--db", url], f"pg-{store}"))
     commands = [
         ("`python -c pass`", [py, "-c", "pass"], "demo"),
         ("`python -c 'import click'`", [py, "-c", "'import click'"], "demo"),
@@ -164,6 +208,29 @@ def main() -> None:
     }
     commands += [(f"floor: {what} (`import {modules}`)",
                   [py, "-c", f"'import {modules}'"], "demo") for what, modules in floors.items()]
+    if pg:
+        (_, demo, at_demo), (_, tables, at_tables), (_, long, at_long) = pg
+        pg_commands = [
+            ("PG: `view MATCH --json`, no view tables",
+             [ARBITER, *demo, "view", MATCH, "--json"], at_demo),
+            ("PG: `view MATCH --json`, tables current",
+             [ARBITER, *tables, "view", MATCH, "--json"], at_tables),
+            ("PG: `view MATCH --round 3 --json`, tables current",
+             [ARBITER, *tables, "view", MATCH, "--round", "3", "--json"], at_tables),
+            ("PG: `view MATCH`, tables current", [ARBITER, *tables, "view", MATCH], at_tables),
+            ("PG: `checkpoint MATCH --round 3`, no view tables",
+             [ARBITER, *demo, "checkpoint", MATCH, "--round", "3"], at_demo),
+            ("PG: `checkpoint MATCH --round 3`, tables current",
+             [ARBITER, *tables, "checkpoint", MATCH, "--round", "3"], at_tables),
+            (f"PG: `view long --round 3 --json`, {args.size // 1000}k entries",
+             [ARBITER, *long, "view", "long", "--round", "3", "--json"], at_long),
+            ("floor: a view from the tables on PostgreSQL (`import click, json, psycopg, "
+             "hmac, orjson, cryptography.hazmat.primitives.ciphers.aead`)",
+             [py, "-c", "'import click, json, psycopg, hmac, orjson, "
+                        "cryptography.hazmat.primitives.ciphers.aead'"], "demo"),
+            ("floor: `import psycopg`", [py, "-c", "'import psycopg'"], "demo"),
+        ]
+        commands = commands[:1] + pg_commands if args.pg_only else commands + pg_commands
     print(f"load before: {load_average()}; source: {args.source or 'this checkout'}")
     print("| command | mean wall (ms) | x pass | CPU (ms) | x pass |")
     print("|---|---|---|---|---|")

@@ -8,6 +8,7 @@ kept summary with the game's summary alone.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
@@ -309,3 +310,21 @@ class ViewsReader(ABC):
         with self.reading() as curs:
             return self.rows(curs, "SELECT match_id, round, deadline FROM {p}deadlines "
                                    "ORDER BY match_id")
+
+
+def schema_prefix(schema: str) -> str:
+    """What names a view table in a PostgreSQL schema, before its own name."""
+    return f'"{schema}".{PREFIX}'
+
+
+class PostgresDialect(ViewsReader, ABC):
+    """The view tables read on PostgreSQL, whoever holds the connection: the tables' writer
+    (projections.tables) or a command's own (commands.store.postgres_reader): each read one snapshot
+    of them, psycopg's placeholders."""
+
+    snapshot = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
+    exists_query = f"SELECT 1 FROM pg_tables WHERE tablename = '{PREFIX}matches'"
+
+    def sql(self, text: str) -> str:
+        """psycopg's placeholders are %(name)s where sqlite3's are :name."""
+        return re.sub(r":(\w+)", r"%(\1)s", super().sql(text))

@@ -23,7 +23,6 @@ one table go in one statement.
 
 from __future__ import annotations
 
-import re
 from abc import ABC
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -42,7 +41,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
-from projections.reader import NAME, PREFIX, ViewsReader
+from projections.reader import NAME, PREFIX, PostgresDialect, ViewsReader, schema_prefix
 from projections.rows import Changes
 
 if TYPE_CHECKING:
@@ -262,13 +261,10 @@ def postgres_views() -> Callable[..., ArbiterViews]:
     from eventsourcing.postgres import PostgresTrackingRecorder
     from psycopg.sql import SQL, Composed, Identifier
 
-    class PostgresViews(ArbiterViews, PostgresTrackingRecorder):
-        snapshot = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
-        exists_query = f"SELECT 1 FROM pg_tables WHERE tablename = '{PREFIX}matches'"
-
+    class PostgresViews(PostgresDialect, ArbiterViews, PostgresTrackingRecorder):
         def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
             super().__init__(datastore, **kwargs)
-            self.prefix = f'"{datastore.schema}".{PREFIX}'
+            self.prefix = schema_prefix(datastore.schema)
             self.forget = (f'DELETE FROM "{datastore.schema}"."{self.tracking_table_name}" '
                            "WHERE application_name = :application_name")
             self.channel = f"{NAME}_{datastore.schema}"  # one a database and schema
@@ -293,10 +289,6 @@ def postgres_views() -> Callable[..., ArbiterViews]:
 
         def tell(self, curs: Any) -> None:
             curs.execute(self.notify, prepare=False)
-
-        def sql(self, text: str) -> str:
-            """psycopg's placeholders are %(name)s where sqlite3's are :name."""
-            return re.sub(r":(\w+)", r"%(\1)s", super().sql(text))
 
     return PostgresViews
 

@@ -5,7 +5,7 @@ the tables kept at the last round's end, never the whole log again (unless the t
 none of the match). `projections.views.view`, the fold of the whole log, stays the reference
 the tests hold this to.
 
-A command that only reads opens the view tables of an SQLite store on a connection of its own
+A command that only reads opens the view tables of the store on a connection of its own
 (`read_side`): a view the tables hold is read with neither the event-sourcing library nor the
 rules, nor the service, which is opened only to read the log past the tables.
 """
@@ -16,10 +16,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlparse
 from uuid import UUID
 
 from commands.service.rounds import check_round
-from commands.store.reader import sqlite_reader
+from commands.store.reader import StoreReader, sqlite_reader
+from commands.store.settings import database_url
 from domain.logs import CONFIGURED, ENDED, OPEN, READERS, check_plays, checkpoints_log, match_log
 from projections.reader import ViewsReader
 
@@ -157,13 +159,27 @@ class ReadSide:
 
 
 def read_side(url: str | None) -> ReadSide:
-    """The read side of a command that only reads the store at `url`: on an SQLite file, its
-    view tables on a connection of their own (commands.store.reader), the store's logs opened
-    only if one must be read past them; else the logs' own connections."""
-    reader = sqlite_reader(url)
+    """The read side of a command that only reads the store at `url`: its view tables on a
+    connection of their own (commands.store.reader), an SQLite file's or a PostgreSQL
+    database's, the store's logs opened only if one must be read past them; the logs' own
+    connections where the store's tables are not made yet."""
+    reader = store_reader(database_url(url))
     if reader is None:
         return ReadSide.of(logs(url))
     return ReadSide(reader, reader.stored_versions, cache(lambda: logs(url)))
+
+
+def store_reader(url: str) -> StoreReader | None:
+    """A reader of the view tables of the store at `url`, with the store's versions of its
+    logs, refused as the service refuses the store when its key does not fit it; None where
+    the store's own tables are not made yet (an SQLite file that does not exist, a database
+    the library has not written to). PostgreSQL's driver is loaded for a PostgreSQL store
+    alone."""
+    if urlparse(url).scheme in ("postgresql", "postgres"):
+        from commands.store.postgres_reader import postgres_reader
+
+        return postgres_reader(url)
+    return sqlite_reader(url)
 
 
 def logs(url: str | None) -> UnitOfWork:

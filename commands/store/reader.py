@@ -3,14 +3,16 @@ command that only reads opens (`arbiter view`, `arbiter checkpoint`), with neith
 event-sourcing library nor the rules. The command opens the service only where the log must be
 read past the tables (commands.service.reading).
 
-A PostgreSQL store is read through the service: its driver costs more than the rest of a read
-command's start-up together (docs/architecture.md, "What a command loads").
+A PostgreSQL store is read alike by commands.store.postgres_reader, a module of its own: its
+driver costs more than the rest of a read command's start-up together, and an SQLite store's
+read never loads it (docs/architecture.md, "What a command loads").
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -23,7 +25,24 @@ from projections.reader import ViewsReader
 EVENTS = "stored_events"  # the library's table of an application's events in an SQLite file
 
 
-class SQLiteReader(ViewsReader):
+class StoreReader(ViewsReader, ABC):
+    """The view tables of a store on a connection of a command's own, with what a command asks
+    the store's logs beside them."""
+
+    @abstractmethod
+    def stored_versions(self, ids: Sequence[UUID]) -> list[int]:
+        """The store's version of each log (0 for none)."""
+
+    @abstractmethod
+    def store_kind(self) -> str | None:
+        """How the store keeps its events (commands.store.sealing.store_kind)."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close the connection."""
+
+
+class SQLiteReader(StoreReader):
     """The view tables and the versions of the logs of one SQLite file, read in one read
     transaction at a time on a connection that writes nothing."""
 

@@ -14,8 +14,10 @@ import pytest
 from eventsourcing.persistence import Tracking
 
 from commands.cli.matchfile import load, play
+from commands.service import reading
 from commands.service.arbiter import Arbiter
-from commands.service.reading import ReadSide
+from commands.service.reading import ReadSide, Signed, read_side
+from commands.store.postgres_reader import PostgresReader
 from commands.store.settings import persistence_env
 from domain.decider import HOST, PUBLIC
 from domain.errors import RuleViolation
@@ -182,3 +184,82 @@ def test_what_the_tables_take_while_a_view_is_read_is_not_read_twice(sqlite_url)
             found = views.view_after(file.match, viewer, round, match.game_id, later)
             assert found == reference(match, viewer, round), (viewer, round)
     app.close()
+
+
+def test_a_postgres_store_is_read_on_a_connection_of_its_own(pg_url, monkeypatch):
+    """A command's read side on PostgreSQL (commands.service.reading.read_side): the view
+    tables on a connection of its own, every view the reference fold, for every viewer and
+    every round, the tables current or lagging; the logs opened only to read past them."""
+    app = Arbiter(pg_url, signer=SIGNER)
+    file = load(SEEDS / "kings_court-king-win.json")
+    play(app, file)
+    match = app.match(file.match)
+    size, last = match.version, match.records[-1]["entry"]["round"]
+    half = next(r["entry"]["seq"] for r in match.records if r["entry"]["round"] == 3) - 1
+    notes = app.checkpoints(file.match).notes
+    opened: list[str] = []
+    real_logs = reading.logs
+    monkeypatch.setattr(reading, "logs", lambda url: opened.append(url) or real_logs(url))
+    for held in (half, size):  # the tables stop before round 3, then hold it all
+        project_until(pg_url, held, file.match)
+        side = read_side(pg_url)
+        assert isinstance(side.views, PostgresReader)
+        for viewer in (PUBLIC, HOST, *match.players):
+            for round in (None, *range(last + 1)):
+                seen = side.view(file.match, viewer, round)
+                assert seen.view == reference(match, viewer, round), (held, viewer, round)
+                # Held up to round 2: rounds 0 and 1, closed there, are read from them
+                # alone, the rest past them.
+                closed = round is not None and round < 2
+                assert seen.behind == (0 if closed or held == size else size - held), \
+                    (held, viewer, round)
+        signed = side.signed(file.match)
+        if held < size:
+            assert signed is None and opened == [pg_url]  # the logs, opened once
+            assert seen.note() == (f"the view tables hold {held} of the {size} entries of "
+                                   f"match {file.match}: the {size - held} after them were "
+                                   "read from the log (arbiter serve keeps them current, "
+                                   "arbiter projections rebuild fills them now)")
+            side.logs().close()
+        else:
+            assert opened == [pg_url]  # not again: the tables held every view
+            assert signed == Signed(last, True, last, {n["round"]: n["note"] for n in notes})
+            assert len(signed.notes) == last + 1  # a note for the setup and each round
+        side.views.close()
+    app.close()
+
+
+def test_a_postgres_reader_refuses_as_the_service_does(pg_url, monkeypatch):
+    app = Arbiter(pg_url, signer=SIGNER)
+    file = load(SEEDS / "kings_court-king-win.json")
+    play(app, file)
+    last = app.match(file.match).records[-1]["entry"]["round"]
+    app.close()
+    project_until(pg_url, None, file.match)
+    side = read_side(pg_url)
+    assert isinstance(side.views, PostgresReader)
+    for match_id, viewer, round, code in [
+            ("no-such-match", PUBLIC, None, "unknown_match"),
+            (file.match, "zed", None, "unknown_player"),
+            (file.match, PUBLIC, -1, "invalid_round"),
+            (file.match, PUBLIC, last + 1, "round_not_reached")]:
+        with pytest.raises(RuleViolation) as refused:
+            side.view(match_id, viewer, round)
+        assert refused.value.code == code, (match_id, viewer, round)
+    assert side.signed("no-such-match") is None  # the command then asks the logs, which say
+    side.views.close()
+    monkeypatch.delenv("ARBITER_STORE_KEY")
+    monkeypatch.chdir(Path(__file__).parent)  # no ./arbiter-store.key here
+    with pytest.raises(RuleViolation) as keyless:
+        read_side(pg_url)
+    assert keyless.value.code == "store_key_required"
+    assert keyless.value.message.startswith(f"PostgreSQL database {pg_url.rsplit('/', 1)[1]} ")
+
+
+def test_a_postgres_database_the_library_has_not_written_to_is_read_by_the_service(pg_url):
+    side = read_side(pg_url)  # the service makes the store's tables, as it always has
+    assert not isinstance(side.views, PostgresReader)
+    with pytest.raises(RuleViolation) as unknown:
+        side.view("no-such-match", PUBLIC)
+    assert unknown.value.code == "unknown_match"
+    side.logs().close()
