@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -28,6 +28,7 @@ from commands.service.names import (
 )
 from commands.service.once import Once, first_sending
 from commands.service.outcomes import Grant, Outcome, Receipt, Repeat
+from commands.service.tokens import TOKENS_SNAPSHOT_EVERY, HostToken, PlayerTokens
 from commands.service.unit_of_work import UnitOfWork
 from domain.checkpoints import (
     HostOrigin,
@@ -60,6 +61,12 @@ class Arbiter(UnitOfWork):
     The host's `signer` signs a checkpoint at every round close. Without one, a match can
     only be created unsigned (on the host's say-so, recorded in its genesis entry), and a
     round of a signed match does not close: nothing is ever left unsigned by accident."""
+
+    # Each sign-in adds an event to its match's tokens: however many a player makes, a
+    # process loads them from the latest snapshot (the number of open sessions is capped).
+    snapshotting_intervals: ClassVar[dict[type, int]] = {
+        **UnitOfWork.snapshotting_intervals, PlayerTokens: TOKENS_SNAPSHOT_EVERY,
+        HostToken: TOKENS_SNAPSHOT_EVERY}
 
     def __init__(self, url: str | None = None, env: Mapping[str, str] | None = None,
                  signer: Signer | None = None) -> None:

@@ -37,6 +37,7 @@ A = TypeVar("A", bound=Aggregate)
 R = TypeVar("R")
 
 
+TOKENS_SNAPSHOT_EVERY = 100  # events between two store snapshots of a tokens aggregate
 SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(32), to the character
 
 

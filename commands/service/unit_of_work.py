@@ -13,7 +13,7 @@ from typing import Any, ClassVar, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, Snapshot
 from eventsourcing.persistence import IntegrityError, InternalError, OperationalError
 
 from commands.service.writers import Busy, writers_for
@@ -85,15 +85,17 @@ class UnitOfWork(Application):
         check_key_fits(store_kind(self.recorder), cipher.sealed, store_name(self.url))
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
-        """The library's, except that a match is snapshotted as it stands in memory, just
+        """The library's, except that an aggregate is snapshotted as it stands in memory, just
         saved: the library would load it from the store once more (a whole replay)."""
         for aggregate in processing_event.aggregates.values():
             interval = self.snapshotting_intervals.get(type(aggregate))
-            if not isinstance(aggregate, Match) or interval is None or self.snapshots is None:
+            if interval is None or self.snapshots is None:
                 continue
             if any(e.originator_version % interval == 0 for e in processing_event.events
                    if e.originator_id == aggregate.id):
-                self.snapshots.put([Match.Snapshot.take(aggregate)])
+                taken = Match.Snapshot.take(aggregate) if isinstance(aggregate, Match) \
+                    else Snapshot.take(aggregate)
+                self.snapshots.put([taken])
 
     def construct_repository(self) -> CheckedRepository:
         """The library's repository (its cache as `env` sizes it), every stored event checked

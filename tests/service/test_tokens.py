@@ -215,3 +215,28 @@ def test_made_up_sessions_cost_no_store_reads(sqlite_url, monkeypatch):
     for _ in range(500):
         assert tokens.in_session("m1", module.new_token()) is None
     assert len(reads) == 1
+
+
+def test_many_sign_ins_load_from_a_snapshot(sqlite_url):
+    """Each sign-in adds an event to the match's tokens: a new process loads them from the
+    latest snapshot and the events after it, and finds the same open sessions."""
+    from commands.service.tokens import SESSIONS, TOKENS_SNAPSHOT_EVERY, PlayerTokens
+
+    app = Arbiter(sqlite_url, signer=SIGNER)
+    new_match(app)
+    tokens = Tokens(app)
+    code = tokens.issue_joins("m1", ["ann"])["ann"]
+    opened = [tokens.open_session("m1", code) for _ in range(TOKENS_SNAPSHOT_EVERY + 5)]
+    aggregate = PlayerTokens.create_id("m1")
+    stored = app.repository.get(aggregate).version
+    assert stored >= TOKENS_SNAPSHOT_EVERY + 5
+    snapshots = list(app.snapshots.get(aggregate, desc=True, limit=1))
+    assert snapshots and snapshots[0].originator_version == \
+        stored // TOKENS_SNAPSHOT_EVERY * TOKENS_SNAPSHOT_EVERY
+
+    fresh = Tokens(Arbiter(sqlite_url))  # another process: from the snapshot, then the rest
+    kept = [s for s in opened if s is not None][-SESSIONS:]
+    assert all(fresh.in_session("m1", s.secret) == "ann" for s in kept)
+    assert all(fresh.in_session("m1", s.secret) is None
+               for s in opened[:-SESSIONS] if s is not None)
+    assert fresh.joiner("m1", code) == "ann"
