@@ -567,20 +567,24 @@ class Match(Reading, Aggregate):
         return self.tree.root()
 
     def frozen(self) -> dict[str, Any]:
-        """Everything the next command needs, as plain JSON: no entry before the last turn."""
+        """Everything the next command needs, as plain JSON: no entry before the last turn.
+        Nothing in it is the match's own: the match may go on while it is being stored."""
         keep = max(self.window_start, self.first_seq)
         return {
             "match_id": self.match_id, "season": self.season, "game_id": self.game_id,
-            "salt_key": self.salt_key, "phase": self.phase, "players": self.players,
+            "salt_key": self.salt_key, "phase": self.phase, "players": list(self.players),
             "setup": None if self.setup is None else self.setup.recorded(),
-            "host_seed": self.host_seed, "contributions": self.contributions,
-            "state": freeze(self.state), "handled": self.handled, "sent": self.sent,
-            "resent": self.resent, "resent_round": self.resent_round,
+            "host_seed": self.host_seed, "contributions": dict(self.contributions),
+            "state": freeze(self.state),
+            "handled": {command_id: list(seqs) for command_id, seqs in self.handled.items()},
+            "sent": dict(self.sent), "resent": dict(self.resent),
+            "resent_round": self.resent_round,
             "voided": sorted(self.voided), "opened": sorted(self.opened),
             "unsigned": self.unsigned, "first_seq": keep,
             "records": self.records[keep - self.first_seq:], "tree": self.tree.state(),
             "shapes": self.shapes.decode(), "moved": {str(k): v for k, v in self.moved.items()},
-            "turns": self.turns, "sealed": self.sealed, "window_start": self.window_start,
+            "turns": list(self.turns), "sealed": dict(self.sealed),
+            "window_start": self.window_start,
             "window_state": freeze(self.window_state),
         }
 

@@ -81,3 +81,58 @@ def test_a_void_after_a_snapshot_refolds_from_the_last_turn(tmp_path):
     live = snapshots.repository.get(Match.create_id("m1"))
     live.handle(Command("bid", "ann", {"amount": 1}))  # decides from a restored match
     assert live.first_seq > 1
+
+
+def test_a_snapshot_taken_does_not_change_as_the_match_goes_on(tmp_path):
+    """A match's snapshot is stored after its command has answered, while the match may take
+    the next: what it holds is the match as of its own entry, whatever follows."""
+    import json
+
+    from commands.cli.matchfile import create, prepare_season
+
+    file = load(next(p for p in SEEDS if p.stem == "kings_court-king-win"))
+    app = Arbiter(f"sqlite:///{tmp_path}/a.db", signer=SIGNER)
+    prepare_season(app, file)
+    create(app, file)
+    steps = file.steps
+    half = len(steps) // 2
+    for step in steps[:half]:
+        if not step.expect_error:
+            app.submit(file.match, step.actor, step.do, step.args, command_id=step.id)
+    match = app.repository.get(Match.create_id(file.match))
+    taken = Match.Snapshot.take(match)
+    before = json.dumps(taken.state, sort_keys=True)
+    garnets = app.season(file.season).garnets(file.players)
+    for step in steps[half:]:  # the match in memory goes on, as the next command's would
+        if not step.expect_error:
+            match.handle(Command(step.do, step.actor, step.args, garnets),
+                         command_id=step.id)
+    assert match.version > taken.originator_version
+    assert len(match.turns) > len(taken.state["turns"])
+    assert json.dumps(taken.state, sort_keys=True) == before
+
+
+def test_the_snapshots_taken_are_stored_before_the_service_closes(tmp_path, monkeypatch):
+    """Each snapshot taken is stored by a thread of its own, however slow the store: closing
+    the service waits for them."""
+    import time
+
+    file = load(next(p for p in SEEDS if p.stem == "kings_court-king-win"))
+    app = Snapshotting(f"sqlite:///{tmp_path}/a.db", signer=SIGNER)
+    assert app.snapshots is not None
+    taken: list[int] = []
+    put = app.snapshots.put
+
+    def slowly(snapshots, **kwargs):
+        time.sleep(0.02)
+        taken.extend(s.originator_version for s in snapshots)
+        return put(snapshots, **kwargs)
+
+    monkeypatch.setattr(app.snapshots, "put", slowly)
+    play(app, file)
+    app.close()
+    again = Arbiter(f"sqlite:///{tmp_path}/a.db", signer=SIGNER)
+    assert again.snapshots is not None
+    stored = [s.originator_version for s in again.snapshots.get(Match.create_id(file.match))]
+    assert len(taken) > 20 and stored == sorted(taken)
+    assert stored[-1] > again.match(file.match).version - 10
