@@ -16,7 +16,7 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.domain import Aggregate, Snapshot
-from eventsourcing.persistence import IntegrityError, InternalError, OperationalError
+from eventsourcing.persistence import EventStore, IntegrityError, InternalError, OperationalError
 
 from commands.service.writers import Busy, writers_for
 from commands.store.sealing import check_key_fits, private_file, store_kind
@@ -34,6 +34,19 @@ log = logging.getLogger("arbiter")
 SNAPSHOT_EVERY = 200  # entries between two store snapshots of a match
 READ_CACHE = 256  # matches whose reader copy is kept between reads
 T = TypeVar("T")
+
+
+SNAPSHOTTING = "snapshots"  # the name of the thread that stores a unit of work's snapshots
+
+
+def store_snapshot(store: EventStore[UUID], snapshot: Match.Snapshot) -> None:
+    """A match's snapshot, stored by the unit of work's own thread (which holds nothing of
+    the unit of work itself, so the unit of work is never finalized there)."""
+    try:
+        store.put([snapshot])
+    except Exception:
+        log.warning("a snapshot of %s at entry %d was not stored; the next one will be",
+                    snapshot.originator_id, snapshot.originator_version, exc_info=True)
 
 
 class UnitOfWork(Application):
@@ -63,7 +76,7 @@ class UnitOfWork(Application):
         self._read: OrderedDict[UUID, tuple[Match, MatchSnapshot]] = OrderedDict()
         self._read_locks: dict[UUID, threading.Lock] = {}
         self._with_the_lock = threading.local()  # the versions asked with the writer's lock
-        self._snapshotting = ThreadPoolExecutor(1, thread_name_prefix="snapshots")
+        self._snapshotting = ThreadPoolExecutor(1, thread_name_prefix=SNAPSHOTTING)
         self.writers = writers_for(settings)
         # Workers starting together race on CREATE TABLE IF NOT EXISTS (a duplicate key, or a
         # deadlock on PostgreSQL's catalog); the loser retries.
@@ -80,7 +93,10 @@ class UnitOfWork(Application):
         self.stored_versions = StoredVersions(self.recorder, settings)
 
     def close(self) -> None:
-        self._snapshotting.shutdown(wait=True)  # the snapshots taken are stored first
+        # The snapshots taken are stored first (unless the garbage collector closes this in
+        # the thread that stores them, which cannot wait for itself).
+        storing = threading.current_thread().name.startswith(SNAPSHOTTING)
+        self._snapshotting.shutdown(wait=not storing)
         self.writers.close()
         self.stored_versions.close()
         super().close()
@@ -105,17 +121,10 @@ class UnitOfWork(Application):
             if any(e.originator_version % interval == 0 for e in processing_event.events
                    if e.originator_id == aggregate.id):
                 if isinstance(aggregate, Match):
-                    self._snapshotting.submit(self._store_snapshot, Match.Snapshot.take(aggregate))
+                    self._snapshotting.submit(store_snapshot, self.snapshots,
+                                              Match.Snapshot.take(aggregate))
                 else:
                     self.snapshots.put([Snapshot.take(aggregate)])
-
-    def _store_snapshot(self, snapshot: Match.Snapshot) -> None:
-        try:
-            assert self.snapshots is not None  # taken only where there is a snapshot store
-            self.snapshots.put([snapshot])
-        except Exception:
-            log.warning("a snapshot of %s at entry %d was not stored; the next one will be",
-                        snapshot.originator_id, snapshot.originator_version, exc_info=True)
 
     def construct_repository(self) -> CheckedRepository:
         """The library's repository (its cache as `env` sizes it), every stored event checked
