@@ -110,6 +110,11 @@ PlayerId = Annotated[str, Path(max_length=100, pattern=NAME_PATTERN,
                      AfterValidator(plain_name)]
 
 
+# A client's command id, as a message id or a form's one-time id: the command it came with is
+# carried out once, and sent again under it, answered as the first sending was.
+CLIENT_ID = "Client id: a repeat is answered once"
+
+
 class Body(BaseModel):
     """A request body: no key it does not know, and no explicit null (an optional field is
     left out), so the schema states exactly what is accepted."""
@@ -135,6 +140,7 @@ class OriginIn(Body):
 class SeasonIn(Body):
     name: str = Field(pattern=SEASON_PATTERN, description="1 to 64 letters, digits, '.', '_' "
                                                           "or '-'")
+    id: Name | Omitted = Field(default=None, description=CLIENT_ID)
 
 
 class PlayerIn(Body):
@@ -145,6 +151,7 @@ class PlayerIn(Body):
 
     player: Name | Omitted = None
     players: Annotated[list[Name], Field(min_length=1, max_length=500)] | Omitted = None
+    id: Name | Omitted = Field(default=None, description=CLIENT_ID)
 
     @model_validator(mode="after")
     def check_one_form(self) -> PlayerIn:
@@ -179,6 +186,7 @@ class GrantIn(Body):
     asset: Asset = "garnets"
     reason: Reason | Omitted = None
     grants: Annotated[list[GrantLine], Field(min_length=1, max_length=1000)] | Omitted = None
+    id: Name | Omitted = Field(default=None, description=CLIENT_ID)
 
     @model_validator(mode="after")
     def check_one_form(self) -> GrantIn:
@@ -202,6 +210,7 @@ class DmoIn(Body):
     ec: Name | Omitted = Field(default=None, description="Which EC (or early King), when the "
                                                       "Main Match has several")
     reason: Reason = Field(description="How the DMO was chosen")
+    id: Name | Omitted = Field(default=None, description=CLIENT_ID)
 
 
 class RulingIn(Body):
@@ -209,6 +218,7 @@ class RulingIn(Body):
     reason: Reason
     changes: dict[Literal["tol", "opal", "moe"], Amount] = Field(default_factory=dict)
     status: Literal["eliminated", "reinstated"] | Omitted = None
+    id: Name | Omitted = Field(default=None, description=CLIENT_ID)
 
 
 class TokensIn(Body):
@@ -224,6 +234,7 @@ class TransferIn(Body):
     receiver: Name
     amount: Positive
     reason: Text = "trade"
+    id: Name | Omitted = Field(default=None, description=CLIENT_ID)
 
 
 def game_enum(schema: dict[str, JsonValue]) -> None:
@@ -260,6 +271,7 @@ class MatchIn(Body):
     ec: Name | Omitted = Field(default=None, description="With from: which EC, when several")
     final: bool = Field(default=False, description="The Final Match of the last two "
                                                    "(tile_joust)")
+    id: Name | Omitted = Field(default=None, description=CLIENT_ID)
 
 
 RoundNumber = Annotated[int, Field(strict=True, ge=0, le=2**31), Whole]
@@ -268,7 +280,7 @@ RoundNumber = Annotated[int, Field(strict=True, ge=0, le=2**31), Whole]
 class CommandIn(Body):
     command: Name
     args: Args = Field(default_factory=dict)
-    id: Name | Omitted = Field(default=None, description="Client id: a repeat is answered once")
+    id: Name | Omitted = Field(default=None, description=CLIENT_ID)
     round: RoundNumber | Omitted = Field(
         default=None, description="The round the command is meant for: refused (round_moved), "
                                   "nothing recorded, once another round is open")

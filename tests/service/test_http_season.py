@@ -19,13 +19,23 @@ ELEVEN = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "i
           "ken"]
 
 
-@pytest.fixture
-def served(sqlite_url, monkeypatch, tmp_path):
+def serving(url, monkeypatch, tmp_path):
     key = tmp_path / "host.key"
     keys.save(keys.generate("host.example"), key)
     monkeypatch.setenv("ARBITER_HOST_KEY", str(key))
-    with Server(sqlite_url) as server:
+    with Server(url) as server:
         yield server, server.client(server.host_token())
+
+
+@pytest.fixture
+def served(sqlite_url, monkeypatch, tmp_path):
+    yield from serving(sqlite_url, monkeypatch, tmp_path)
+
+
+@pytest.fixture
+def served_on(db_url, monkeypatch, tmp_path):
+    """The same, on SQLite and on PostgreSQL."""
+    yield from serving(db_url, monkeypatch, tmp_path)
 
 
 def test_eleven_players_are_set_up_in_five_requests(served):
@@ -81,9 +91,18 @@ def test_a_death_match_a_ruling_and_the_season_as_each_viewer_reads_it(served):
     duel = {"match": "dm", "season": "spring", "game": "tile_joust", "from": "totems"}
     refused = host.post("/matches", duel)
     assert (refused.status_code, refused.json()["error"]) == (422, "no_dmo")
-    named = host.ok(host.post("/seasons/spring/dmos", {"match": "totems", "dmo": "gil",
-                                                        "reason": "named by the winner"}))
-    assert named["ec"] == "dee"
+    naming = {"match": "totems", "dmo": "gil", "reason": "named by the winner", "id": "dmo-1"}
+    named = host.ok(host.post("/seasons/spring/dmos", naming))
+    assert named == {"season": "spring", "match": "totems", "dmo": "gil", "ec": "dee",
+                     "reason": "named by the winner"}
+    # Sent again under its id (a retry after a lost answer): the same answer, nothing more
+    # recorded; without the id, the DMO is recorded already.
+    version = server.service.arbiter.season("spring").version
+    assert host.ok(host.post("/seasons/spring/dmos", naming)) == named
+    assert server.service.arbiter.season("spring").version == version
+    naming.pop("id")
+    again = host.post("/seasons/spring/dmos", naming)
+    assert (again.status_code, again.json()["error"]) == (422, "dmo_recorded")
     host.ok(host.post("/matches", duel))
     assert server.service.arbiter.match("dm").players == ["gil", "dee"]
     ruled = host.post("/seasons/spring/rulings", {"player": "amy", "changes": {"tol": -1},
@@ -116,3 +135,91 @@ def test_a_death_match_a_ruling_and_the_season_as_each_viewer_reads_it(served):
     text = host.http.get("/seasons/spring/bundle").text
     audit = verify_season(raw.encode() + b"\n" for raw in text.splitlines())
     assert audit.season.dmos == {"totems": {"dee": "gil"}}
+
+
+# -- a host bot's retries: each season command and match carried out once under its id -----
+
+def problem(response, status, code):
+    assert (response.status_code, response.json()["error"]) == (status, code), response.text
+
+
+def test_a_grant_sent_twice_under_one_id_moves_garnets_once(served_on):
+    server, host = served_on
+    app = server.service.arbiter
+
+    def garnets():
+        return {p: b["garnets"] for p, b in app.season("spring").balances.items()}
+
+    start = {"name": "spring", "id": "new-spring"}
+    created = host.post("/seasons", start)
+    assert created.status_code == 201
+    again = host.post("/seasons", start)  # the answer was lost: sent again
+    assert (again.status_code, again.json()) == (201, created.json())
+    problem(host.post("/seasons", {"name": "spring"}), 409, "season_exists")  # no id: a 2nd
+    roster = {"players": ["alice", "bob"], "id": "roster-1"}
+    for _ in range(2):
+        assert host.post("/seasons/spring/players", roster).status_code == 201
+    assert app.season("spring").players == ["alice", "bob"]
+
+    purses = {"grants": [{"player": "alice", "amount": 10, "reason": "season start"},
+                         {"player": "bob", "amount": 7, "reason": "season start"}],
+              "id": "purses-1"}
+    first = host.ok(host.post("/seasons/spring/grants", purses))
+    assert host.ok(host.post("/seasons/spring/grants", purses)) == first
+    assert garnets() == {"alice": 10, "bob": 7}  # once, not 20 and 14
+    fine = {"player": "alice", "amount": -3, "reason": "late twice", "id": "fine-1"}
+    for _ in range(2):
+        assert host.ok(host.post("/seasons/spring/grants", fine)) == {
+            "season": "spring", "player": "alice", "amount": -3, "asset": "garnets",
+            "reason": "late twice"}
+    assert garnets() == {"alice": 7, "bob": 7}  # 10 - 3
+    # The id stands for that grant only: with other arguments, or for another command,
+    # it is refused as a match command's reused id is, and nothing is recorded.
+    version = app.season("spring").version
+    problem(host.post("/seasons/spring/grants", {**fine, "amount": -4}), 409, "id_reused")
+    problem(host.post("/seasons/spring/transfers", {
+        "giver": "alice", "receiver": "bob", "amount": 1, "id": "fine-1"}), 409, "id_reused")
+    problem(host.post("/seasons/autumn/grants", fine), 409, "id_reused")  # another season
+    assert app.season("spring").version == version and garnets() == {"alice": 7, "bob": 7}
+
+    # A trade beyond bob's 7 is refused and leaves its id unspent: sent again once bob
+    # holds enough, it is carried out, then once only.
+    trade = {"giver": "bob", "receiver": "alice", "amount": 50, "reason": "a deal",
+             "id": "trade-1"}
+    problem(host.post("/seasons/spring/transfers", trade), 422, "insufficient_garnets")
+    assert app.season("spring").version == version
+    host.ok(host.post("/seasons/spring/grants", {"player": "bob", "amount": 50,
+                                                 "reason": "a prize", "id": "prize-1"}))
+    traded = host.ok(host.post("/seasons/spring/transfers", trade))
+    assert traded == {"season": "spring", "giver": "bob", "receiver": "alice", "amount": 50,
+                      "reason": "a deal"}
+    assert host.ok(host.post("/seasons/spring/transfers", trade)) == traded
+    assert garnets() == {"alice": 57, "bob": 7}  # alice 7 + 50; bob 7 + 50 - 50
+
+    ruling = {"player": "alice", "changes": {"moe": 1}, "reason": "played well",
+              "id": "rule-1"}
+    for _ in range(2):
+        assert host.ok(host.post("/seasons/spring/rulings", ruling)) == {
+            "season": "spring", "player": "alice", "changes": {"moe": 1},
+            "reason": "played well", "status": None}
+    assert app.season("spring").balances["alice"]["moe"] == 1  # once, not twice
+
+
+def test_a_match_sent_twice_under_one_id_is_created_once(served):
+    server, host = served
+    app = server.service.arbiter
+    host.ok(host.post("/seasons", {"name": "spring"}))
+    host.ok(host.post("/seasons/spring/players", {"players": ["ann", "bob", "cy"]}))
+    new = {"match": "m1", "season": "spring", "game": "sealed_bid",
+           "players": ["ann", "bob", "cy"], "id": "match-1"}
+    created = host.post("/matches", new)
+    assert created.status_code == 201
+    # Sent again (another seed drawn, unsent, as the first time): the match the first made.
+    again = host.post("/matches", new)
+    assert (again.status_code, again.json()) == (201, created.json())
+    assert list(app.season("spring").matches) == ["m1"]
+    assert app.match("m1").version == 2  # its genesis and its seed commitment, once
+    problem(host.post("/matches", {**new, "players": ["ann", "bob"]}), 409, "id_reused")
+    problem(host.post("/matches", {k: v for k, v in new.items() if k != "id"}), 409,
+            "match_exists")
+    assert app.match("m1").version == 2

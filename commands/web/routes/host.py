@@ -64,7 +64,7 @@ def set_origin(body: OriginIn, svc: Svc) -> dict[str, str]:
 
 @router.post("/seasons", status_code=201, summary="Start a season")
 def create_season(body: SeasonIn, svc: Svc) -> dict[str, str]:
-    svc.arbiter.create_season(body.name, at=now())
+    svc.arbiter.create_season(body.name, at=now(), command_id=client_id(HOST, body.id))
     svc.recorded()
     return {"season": body.name, "origin": svc.arbiter.season(body.name).origin}
 
@@ -72,7 +72,8 @@ def create_season(body: SeasonIn, svc: Svc) -> dict[str, str]:
 @router.post("/seasons/{season}/players", status_code=201,
              summary="Register a player, or a list of players in one save (all or none)")
 def register_player(season: SeasonId, body: PlayerIn, svc: Svc) -> dict[str, Any]:
-    svc.arbiter.register_all(season, body.names, at=now())
+    svc.arbiter.register_all(season, body.names, at=now(),
+                             command_id=client_id(HOST, body.id))
     svc.recorded()
     if body.player is not None:
         return {"season": season, "player": body.player}
@@ -84,7 +85,7 @@ def register_player(season: SeasonId, body: PlayerIn, svc: Svc) -> dict[str, Any
 def grant(season: SeasonId, body: GrantIn, svc: Svc) -> dict[str, Any]:
     lines = body.lines
     svc.arbiter.grant_all(season, [Grant(g.player, g.amount, g.asset, g.reason) for g in lines],
-                          at=now())
+                          at=now(), command_id=client_id(HOST, body.id))
     svc.recorded()
     if body.grants is None:
         return {"season": season, **lines[0].model_dump()}
@@ -93,27 +94,29 @@ def grant(season: SeasonId, body: GrantIn, svc: Svc) -> dict[str, Any]:
 
 @router.post("/seasons/{season}/transfers", summary="Trade garnets between two players")
 def transfer(season: SeasonId, body: TransferIn, svc: Svc) -> dict[str, Any]:
-    svc.arbiter.transfer(season, body.giver, body.receiver, body.amount, body.reason, at=now())
+    svc.arbiter.transfer(season, body.giver, body.receiver, body.amount, body.reason, at=now(),
+                         command_id=client_id(HOST, body.id))
     svc.recorded()
-    return {"season": season, **body.model_dump()}
+    return {"season": season, **body.model_dump(exclude={"id"})}
 
 
 @router.post("/seasons/{season}/dmos",
              summary="Record the DMO of a Main Match's EC, where its rules leave it to the host")
 def record_dmo(season: SeasonId, body: DmoIn, svc: Svc) -> dict[str, Any]:
-    svc.arbiter.record_dmo(season, body.match, body.dmo, body.reason, ec=body.ec, at=now())
+    svc.arbiter.record_dmo(season, body.match, body.dmo, body.reason, ec=body.ec, at=now(),
+                           command_id=client_id(HOST, body.id))
     svc.recorded()
     ec = svc.arbiter.season(season).ec_of(body.match, body.ec)
-    return {"season": season, **body.model_dump(), "ec": ec}
+    return {"season": season, **body.model_dump(exclude={"id"}), "ec": ec}
 
 
 @router.post("/seasons/{season}/rulings",
              summary="A host ruling with its reason (a Token of Life spent to stay, ...)")
 def rule(season: SeasonId, body: RulingIn, svc: Svc) -> dict[str, Any]:
     svc.arbiter.rule(season, body.player, body.reason, changes=dict(body.changes.items()),
-                     status=body.status, at=now())
+                     status=body.status, at=now(), command_id=client_id(HOST, body.id))
     svc.recorded()
-    return {"season": season, **body.model_dump()}
+    return {"season": season, **body.model_dump(exclude={"id"})}
 
 
 @router.get("/seasons/{season}/host", summary="Season standings with everyone's garnets")
@@ -138,7 +141,7 @@ def create_match(body: MatchIn, svc: Svc) -> dict[str, str]:
         host_seed=body.host_seed or secrets.token_hex(32),
         salt_key=body.salt_key or secrets.token_hex(32), at=now(),
         allow_weak_seed=body.allow_weak_seed, unsigned=body.unsigned, from_match=body.from_,
-        ec=body.ec, final=body.final)
+        ec=body.ec, final=body.final, command_id=client_id(HOST, body.id))
     svc.recorded()
     return {"match": body.match,
             "seed_commitment": outcome.told[0]["data"]["seed_commitment"]}
