@@ -89,6 +89,10 @@ class Reading:
     def round(self) -> int:
         return 0 if self.state is None else self.game.round_of(self.state)
 
+    def record(self, seq: int) -> dict[str, Any]:
+        """The record of entry `seq` (a snapshot holds every record from the first)."""
+        return self.records[seq - 1]
+
     @property
     def ended(self) -> bool:
         return self.phase == ENDED

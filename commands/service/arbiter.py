@@ -613,8 +613,7 @@ class Arbiter(UnitOfWork):
     def _outcome(self, match: Reading, actor: str, seqs: list[int]) -> Outcome:
         """The answer to `actor` for entries `seqs` (of a match read from its first entry,
         or a live one)."""
-        records = [match.record(s) if isinstance(match, Match) else match.records[s - 1]
-                   for s in seqs]
+        records = [match.record(s) for s in seqs]
         first = records[0]
         own = own_parts(first, actor)
         key = parse_salt_key(match.salt_key)

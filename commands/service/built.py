@@ -65,11 +65,12 @@ class Builds:
         self._lock = threading.Lock()  # the dict and the building locks
         self._building: dict[str, threading.Lock] = {}
 
-    def get(self, name: str, ids: Sequence[UUID], build: Callable[[], tuple[bytes, bool]],
-            fresh_for: float = 0.0) -> Built:
+    def get(self, name: str, ids: Sequence[UUID] | Callable[[], Sequence[UUID]],
+            build: Callable[[], tuple[bytes, bool]], fresh_for: float = 0.0) -> Built:
         """`build()` -> (bytes, final) for `name`, or what it gave last while none of `ids`
         has changed in the store (or, with `fresh_for`, while it was found so less than that
-        many seconds ago). A final answer is never asked of the store again."""
+        many seconds ago). A final answer is never asked of the store again. `ids` may be a
+        function, called only when the store is asked (finding them may cost a read)."""
         found = self.kept(name, fresh_for)
         if found is not None:
             return found
@@ -81,7 +82,8 @@ class Builds:
                 if found is not None and self._fresh(name, fresh_for):
                     return found  # built or checked while this one waited for the lock
                 asked = time.monotonic()
-                now = tuple(self.versions(ids))  # before building: a change during it rebuilds
+                logs = ids() if callable(ids) else ids
+                now = tuple(self.versions(logs))  # before building: a change during it rebuilds
                 if found is not None and (found.final or found.versions == now):
                     self._checked[name] = asked
                     return found

@@ -40,9 +40,7 @@ def for_anyone(svc: Service, name: str, logs: Callable[[], Sequence[UUID]],
     the `logs` it shows (none: of any log) or of the views, and then answered from that:
     strangers asking together cost one drawing, not one each (a player's vote must not wait
     behind them)."""
-    fresh = fresh_for()
-    found = svc.pages.kept(name, fresh) or svc.pages.get(
-        name, logs(), lambda: (bytes(draw().body), False), fresh)
+    found = svc.pages.get(name, logs, lambda: (bytes(draw().body), False), fresh_for())
     return HTMLResponse(found.body, headers=HEADERS)
 
 

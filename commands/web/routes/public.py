@@ -160,11 +160,10 @@ def season_bundle(season: SeasonId, request: Request, svc: Svc) -> Response:
     # it cites and proves are those its matches' signed checkpoints cover (audit.season_bundle),
     # so a vote after a match's last close changes nothing in it. A witness's cosignature
     # does: each note is served with its cosignature lines.
-    name = f"season-bundle/{season}"
-    found = svc.arbiter.builds.kept(name, fresh_for())
-    if found is None:
+    def ids() -> list[UUID]:
         matches = svc.arbiter.season_matches(season)
-        ids = [*season_logs(season), *(MatchCheckpoints.create_id(m) for m in matches),
-               *(MatchCosignatures.create_id(m) for m in matches)]
-        found = svc.arbiter.builds.get(name, ids, build, fresh_for())
+        return [*season_logs(season), *(MatchCheckpoints.create_id(m) for m in matches),
+                *(MatchCosignatures.create_id(m) for m in matches)]
+
+    found = svc.arbiter.builds.get(f"season-bundle/{season}", ids, build, fresh_for())
     return answered(request, found, Ndjson.media_type)
