@@ -16,12 +16,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlparse
 from uuid import UUID
 
 from commands.service.rounds import check_round
 from commands.store.reader import StoreReader, sqlite_reader
-from commands.store.settings import database_url
+from commands.store.settings import database_env, database_url
 from domain.logs import CONFIGURED, ENDED, OPEN, READERS, check_plays, checkpoints_log, match_log
 from projections.reader import ViewsReader
 
@@ -175,7 +174,7 @@ def store_reader(url: str) -> StoreReader | None:
     the store's own tables are not made yet (an SQLite file that does not exist, a database
     the library has not written to). PostgreSQL's driver is loaded for a PostgreSQL store
     alone."""
-    if urlparse(url).scheme in ("postgresql", "postgres"):
+    if database_env(url)["PERSISTENCE_MODULE"] == "eventsourcing.postgres":
         from commands.store.postgres_reader import postgres_reader
 
         return postgres_reader(url)

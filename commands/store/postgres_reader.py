@@ -20,6 +20,7 @@ from commands.store.reader import StoreReader, versions_query
 from commands.store.sealing import Sealing, check_key_fits, kind_of, read_key
 from commands.store.settings import database_env, store_name
 from projections.reader import PostgresDialect, schema_prefix
+from projections.sole import conninfo
 
 SCHEMA = "public"  # the library's, as no setting of Arbiter's names another
 EVENTS = "arbiter_events"  # the library's table of the application's ("arbiter") events
@@ -79,10 +80,8 @@ def postgres_reader(url: str) -> PostgresReader | None:
     key does not fit it; None when the library has not made its tables there yet (the
     service makes them)."""
     env = database_env(url)
-    connection = psycopg.connect(
-        dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
-        user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"],
-        connect_timeout=int(env["POSTGRES_CONNECT_TIMEOUT"]), row_factory=dict_row)
+    connection = psycopg.connect(conninfo(env), row_factory=dict_row,
+                                 connect_timeout=int(env["POSTGRES_CONNECT_TIMEOUT"]))
     reader = PostgresReader(connection, env.get("POSTGRES_SCHEMA", "").strip() or SCHEMA,
                             Sealing(read_key()))
     try:
