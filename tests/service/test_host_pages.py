@@ -146,13 +146,19 @@ def tied(app: Arbiter) -> str:
     return played_until(app, first("tiebreak")).match
 
 
+def at_the_tie(app: Arbiter, url: str, **settings: Any) -> tuple[str, Host]:
+    """The seed up to its first tie, and the host signed in to a server whose views hold it."""
+    match = tied(app)
+    host = signed_in(url, app, **settings)
+    caught_up(host.client, app, match)
+    return match, host
+
+
 def test_a_tiebreak_in_the_games_words_and_a_stale_close_refused(store):
     app, url = store
-    match = tied(app)
+    match, (client, csrf, token) = at_the_tie(app, url)
     assert app.match(match).round == 3
-    client, csrf, token = signed_in(url, app)
     with client:
-        caught_up(client, app, match)
         said = text_of(client.get(f"/host/m/{match}").text)
         assert "Round 3: the tie-break; only grace acts." in said
         assert "Still to act (1): grace." in said
@@ -205,10 +211,8 @@ def test_a_tiebreak_in_the_games_words_and_a_stale_close_refused(store):
 
 def test_deadlines_are_typed_in_local_time_and_a_past_one_is_refused(store):
     app, url = store
-    match = tied(app)
-    client, csrf, _ = signed_in(url, app)
+    match, (client, csrf, _) = at_the_tie(app, url)
     with client:
-        caught_up(client, app, match)
         before = app.match(match).version
         aimed = {"csrf": csrf, "round": "3", "phase": "tiebreak"}
         # The year mistyped: JavaScript off, the typed time read as UTC.
@@ -243,10 +247,8 @@ def test_deadlines_are_typed_in_local_time_and_a_past_one_is_refused(store):
 
 def test_links_bundles_announcement_and_check_from_the_match_page(store):
     app, url = store
-    match = tied(app)
-    client, csrf, _ = signed_in(url, app, public_url="https://arbiter.example")
+    match, (client, csrf, _) = at_the_tie(app, url, public_url="https://arbiter.example")
     with client:
-        caught_up(client, app, match)
         asked = client.post(f"/host/m/{match}/links", data={"csrf": csrf})
         assert "11 new personal links" in text_of(asked.text)
         issued = client.post(f"/host/m/{match}/links", data={"csrf": csrf, "confirmed": "yes"},
@@ -297,10 +299,8 @@ def test_views_catching_up_are_said_on_every_page(store):
 def test_a_players_spend_is_asked_first(store):
     """A spend cannot be undone: the player's page says what it costs before it is sent."""
     app, url = store
-    match = tied(app)
-    client = signed_in(url, app).client
+    match, (client, _, _) = at_the_tie(app, url)
     with client:
-        caught_up(client, app, match)
         code = Tokens(app).issue_joins(match, ["bob"])["bob"]
         me = client.post(f"/m/{match}/session", data={"token": code})
         csrf = csrf_of(me.text)
@@ -378,10 +378,8 @@ def test_the_dmo_and_a_reinstatement_from_the_seasons_page(store):
 
 def test_ending_a_match_early_is_asked_first(store):
     app, url = store
-    match = tied(app)
-    client, csrf, _ = signed_in(url, app)
+    match, (client, csrf, _) = at_the_tie(app, url)
     with client:
-        caught_up(client, app, match)
         before = app.match(match).version
         end = {"csrf": csrf, "reason": "a storm took the server", "id": "end-1"}
         asked = text_of(client.post(f"/host/m/{match}/end", data=end).text)
