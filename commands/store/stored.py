@@ -96,6 +96,20 @@ class StoredVersions:
         (row,) = self.rows(self.statement(ids), ids)
         return [version or 0 for version in row]
 
+    def with_newest(self, ids: Sequence[UUID]) -> tuple[list[int], int]:
+        """The store's version of each of `ids` and the notification id of the newest entry
+        among them (0 for none), in one query: whether the view tables, which read the
+        notifications in order, hold all of these logs."""
+        if not ids:
+            return [], 0
+        position = "notification_id" if self.postgres else "rowid"
+        placeholder = "%s" if self.postgres else "?"
+        newest = ", ".join(
+            f"(SELECT {position} FROM {self.table} WHERE originator_id = {placeholder} "
+            f"ORDER BY originator_version DESC LIMIT 1) AS n{i}" for i in range(len(ids)))
+        (row,) = self.rows(f"{self.statement(ids)}, {newest}", [*ids, *ids])
+        return [v or 0 for v in row[:len(ids)]], max(n or 0 for n in row[len(ids):])
+
     def logs(self) -> list[tuple[UUID, str]]:
         """Every log (aggregate) of the store, in the order it began, with the topic of its
         first stored event: what reading every stored event finds, in a step per log."""

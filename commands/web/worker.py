@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -110,6 +111,11 @@ def witness_key(vkey: str) -> VerifierKey:
             from None
 
 
+# Whether the view tables held every log of the page about to be drawn for anyone, as
+# `page_versions` found it: then the page says nothing of their lag on other logs.
+SHOWN_HELD: ContextVar[bool] = ContextVar("shown_held", default=False)
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -174,13 +180,17 @@ class Service:
 
     def page_versions(self, ids: Sequence[UUID]) -> list[int]:
         """What a page anyone may read rests on: the store's versions of the logs it shows
-        (`ids`; none: every log) and, while the view tables are still reading the store, how
-        far each has come (a page read from them, and its "updating" line, change as they
-        move). Once the tables are current, only a change of those logs draws it again."""
+        (`ids`; none: every log) and, while the view tables have still to read an entry of
+        those logs, how far the tables and the store have come (a page read from them, and
+        its "updating" line, change as they move). A vote in one match, which the tables
+        read a moment later, so draws no other match's page again."""
         log, read = self.positions()
         if not ids:
             return [log, read]
-        return [*self.arbiter.stored_versions(ids), *((log, read) if read < log else (0, 0))]
+        versions, newest = self.arbiter.stored_versions.with_newest(ids)
+        held = read >= newest
+        SHOWN_HELD.set(held)  # the drawing that follows says "updating" only if not
+        return [*versions, *((0, 0) if held else (log, read))]
 
     def positions(self) -> tuple[int, int]:
         """The store's last notification, and the last one the view tables have read."""

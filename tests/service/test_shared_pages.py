@@ -18,6 +18,7 @@ from commands.service.tokens import Tokens
 from commands.web.app import create_app
 from commands.web.pages import public
 from commands.web.worker import Settings
+from projections.runner import catch_up
 from tests.service.test_pages_forms import MATCH, SEED, opened
 from tests.support.host_key import SIGNER
 
@@ -131,3 +132,31 @@ def test_the_public_view_is_built_once_per_change_of_its_match(served, monkeypat
     assert read == [MATCH, MATCH] and now != first.json()
     with TestClient(create_app(Settings(url=url, signer=SIGNER))) as other:
         assert other.get(f"/matches/{MATCH}").json() == now
+
+
+def test_views_behind_on_one_match_leave_the_others_pages_alone(db_url, monkeypatch):
+    """The tables read a vote a moment after it is recorded: meanwhile that match's page says
+    "updating", and every other page anyone may read is neither drawn again nor says so."""
+    url = db_url
+    app = Arbiter(url, signer=SIGNER)
+    play(app, opened(load(SEED), MATCH, "live"))
+    play(app, opened(load(SEED), "kc-other", "live"))
+    with TestClient(create_app(Settings(url=url, signer=SIGNER, projections=False))) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        catch_up(service.arbiter, service.views)
+        drawn: list[str] = []
+        real = public.page
+        monkeypatch.setattr(public, "page", lambda t, **c: drawn.append(t) or real(t, **c))
+        other = client.get("/m/kc-other").text
+        assert "Updating" not in other and drawn == ["match.html"]
+
+        app.submit(MATCH, "bob", "vote", {"candidate": "carol"})  # two entries, not yet read
+        assert client.get("/m/kc-other").text == other and drawn == ["match.html"]
+        behind = client.get(f"/m/{MATCH}").text
+        assert "Updating: 2 entries to read." in " ".join(behind.split())
+        assert "Updating" in client.get("/").text  # the list shows every match
+
+        catch_up(service.arbiter, service.views)
+        assert "Updating" not in client.get(f"/m/{MATCH}").text
+        assert drawn == ["match.html", "match.html", "index.html", "match.html"]
+    app.close()

@@ -14,7 +14,7 @@ from typing import Any
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from commands.web.reading import entries_to_read
-from commands.web.worker import Service
+from commands.web.worker import SHOWN_HELD, Service
 
 serving: ContextVar[Service | None] = ContextVar("serving", default=None)
 
@@ -38,6 +38,7 @@ class Serving:
 
 
 def updating() -> int:
-    """How many stored entries the views have still to read (0: up to date)."""
+    """How many stored entries the views have still to read (0: up to date, or holding every
+    log of the page anyone may read being drawn)."""
     service = serving.get()
-    return 0 if service is None else entries_to_read(service)
+    return 0 if service is None or SHOWN_HELD.get() else entries_to_read(service)
