@@ -11,6 +11,7 @@ import copy
 import os
 import signal
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import closing, contextmanager, nullcontext
@@ -77,10 +78,28 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, interval: floa
     log_config["loggers"]["arbiter"] = {"handlers": ["default"], "level": "INFO"}
     # Only the proxies the host named may say who the client is, or that it came over https.
     trusted = os.environ.get(PROXIES_VARIABLE, "").strip()
-    with projecting() if beside else nullcontext():
+    with projecting() if beside else nullcontext(), built_by_all(workers):
         uvicorn.run("commands.web.app:from_environment", factory=True, host=host, port=port,
                     workers=workers, timeout_graceful_shutdown=5, log_config=log_config,
                     proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None)
+
+
+@contextmanager
+def built_by_all(workers: int) -> Iterator[None]:
+    """With more than one worker and no ARBITER_BUILT_DIR, a folder of this serve's own for
+    what anyone may read (bundles, checkpoints, pages), removed when it stops: each answer is
+    then built once for all the workers, not once in each (docs/deploy.md)."""
+    from commands.service.built import FOLDER_VARIABLE
+
+    if workers == 1 or os.environ.get(FOLDER_VARIABLE):
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="arbiter-built-") as folder:
+        os.environ[FOLDER_VARIABLE] = folder
+        try:
+            yield
+        finally:
+            del os.environ[FOLDER_VARIABLE]
 
 
 PROJECTION_INTERVAL = 0.5  # seconds between the projection's looks at the lock

@@ -19,7 +19,7 @@ from audit import cosign
 from audit.keys import Signer
 from audit.notes import NoteError, VerifierKey
 from commands.service.arbiter import Arbiter
-from commands.service.built import Builds
+from commands.service.built import Builds, built_folder
 from commands.service.cosigning import Cosigning, Log, WitnessEndpoint, match_log, season_log
 from commands.service.deadlines import Deadlines
 from commands.service.discord.interactions import Interactions
@@ -131,7 +131,7 @@ class Service:
         self.tiles = Tiles(self.arbiter)
         self.hub = Hub(self.views)
         # Pages anyone may read, drawn once per change of the logs and the views they come from.
-        self.pages = Builds(self.page_versions)
+        self.pages = Builds(self.page_versions, folder=built_folder())
         self.deadlines = Deadlines(self.arbiter, self.views, self.submit)
         found = settings.discord
         rest = None if found is None else Rest(found.api, found.bot_token)

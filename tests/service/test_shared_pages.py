@@ -4,6 +4,7 @@ drawing); a signed-in player's page is drawn for them alone."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -160,3 +161,38 @@ def test_views_behind_on_one_match_leave_the_others_pages_alone(db_url, monkeypa
         assert "Updating" not in client.get(f"/m/{MATCH}").text
         assert drawn == ["match.html", "match.html", "index.html", "match.html"]
     app.close()
+
+
+def test_workers_sharing_a_built_folder_draw_a_page_once(served, tmp_path, monkeypatch):
+    """Two workers of one serve (two apps here) with the folder serve gives them: the page
+    one drew is read by the other, not drawn again; a change draws it once more."""
+    app, url, _ = served
+    monkeypatch.setenv("ARBITER_BUILT_DIR", str(tmp_path / "built"))
+    drawn: list[str] = []
+    real = public.page
+    monkeypatch.setattr(public, "page", lambda t, **c: drawn.append(t) or real(t, **c))
+    with TestClient(create_app(Settings(url=url, signer=SIGNER))) as one, \
+            TestClient(create_app(Settings(url=url, signer=SIGNER))) as other:
+        caught_up(one, app)
+        first = one.get(f"/m/{MATCH}").text
+        assert other.get(f"/m/{MATCH}").text == first and drawn == ["match.html"]
+        app.submit(MATCH, "host", "close_round", {})
+        caught_up(one, app)
+        now = one.get(f"/m/{MATCH}").text
+        assert now != first and other.get(f"/m/{MATCH}").text == now
+        assert drawn == ["match.html", "match.html"]
+
+
+def test_serve_gives_its_workers_one_built_folder(tmp_path, monkeypatch):
+    from commands.cli.serve import built_by_all
+
+    monkeypatch.delenv("ARBITER_BUILT_DIR", raising=False)
+    with built_by_all(1):
+        assert "ARBITER_BUILT_DIR" not in os.environ  # one worker keeps its answers in memory
+    with built_by_all(2):
+        folder = Path(os.environ["ARBITER_BUILT_DIR"])
+        assert folder.is_dir() and folder.stat().st_mode & 0o777 == 0o700
+    assert not folder.exists() and "ARBITER_BUILT_DIR" not in os.environ
+    monkeypatch.setenv("ARBITER_BUILT_DIR", str(tmp_path))  # the host's own folder wins
+    with built_by_all(4):
+        assert os.environ["ARBITER_BUILT_DIR"] == str(tmp_path)
