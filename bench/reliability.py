@@ -654,10 +654,15 @@ def strangers(store: str, options: argparse.Namespace) -> Result:
         with served(url, workers=2, env=keyed) as (base, _):
             tokens = player_tokens(url, base)
             recorded: set[str] = set()
+            timed_votes(result, recorded, base, tokens, 2)  # each worker's first load of kc
             alone = timed_votes(result, recorded, base, tokens, options.seconds)
             load = multiprocessing.get_context("spawn").Process(
-                target=pull, args=(base, options.seconds + 10), daemon=True)
+                target=pull, args=(base, options.seconds + 30, READABLE, options.nice),
+                daemon=True)
             load.start()
+            with httpx.Client(base_url=base, timeout=60) as http:
+                for path in READABLE:  # the first builds are not the steady load's
+                    http.get(path)
             time.sleep(2)  # the strangers are all pulling
             loaded = timed_votes(result, recorded, base, tokens, options.seconds)
             load.terminate()
@@ -666,6 +671,8 @@ def strangers(store: str, options: argparse.Namespace) -> Result:
         result.lost += len(recorded - handled) + abs(version - before - 2 * len(recorded))
         if options.limited:
             result.note("limits on (20/s, 40 at once, per address)")
+        if options.nice:
+            result.note(f"strangers at nice {options.nice}")
         for name, samples in (("alone", alone), (f"{STRANGERS} strangers", loaded)):
             ordered = sorted(samples)
             result.note(f"{name}: {len(ordered)} votes, p50 {percentile(ordered, 50):.0f} ms, "
@@ -708,9 +715,11 @@ READABLE = ["/seasons/spring/bundle", "/matches/spring-totems/bundle", "/matches
             "/m/spring-totems", "/matches/kc"]
 
 
-def pull(base: str, seconds: float, paths: list[str] = READABLE) -> None:
+def pull(base: str, seconds: float, paths: list[str] = READABLE, nice: int = 0) -> None:
     """STRANGERS anonymous clients, each asking in turn for one of `paths` (what anyone may
-    read), each from an address of its own; two of them hold a stream open instead."""
+    read), each from an address of its own; two of them hold a stream open instead. With
+    `nice`, they take the cores the service leaves, as clients on other machines would."""
+    os.nice(nice)
     stop = time.monotonic() + seconds
 
     def client(c: int) -> None:
@@ -758,6 +767,9 @@ def main() -> None:
                         help="seconds of votes alone, then under the strangers' load")
     parser.add_argument("--limited", action="store_true",
                         help="strangers: serve's default limits, each stranger its own address")
+    parser.add_argument("--nice", type=int, default=0,
+                        help="strangers: the niceness of their process (they share this "
+                        "machine's cores with the service, as clients elsewhere would not)")
     parser.add_argument("--clear", action="store_true")
     tampers.run(parser.parse_args(), PROBES)
 

@@ -11,10 +11,11 @@ bytes is a 413 `too_large` (read no further than that), and one that is not UTF-
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 import inspect
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -85,17 +86,16 @@ class Route(APIRoute):
     async def in_turn(self, request: Request,
                       handle: Callable[[Request], Coroutine[Any, Any, Response]],
                       who: str | None) -> Response:
-        """Answer, a stranger's request once fewer than STRANGERS others are being answered:
-        the rest wait in the event loop, not in a thread racing a player's vote for the GIL."""
-        if who is not None or not self.QUEUED or self.TOKEN:
-            return await self.answer(request, handle)
+        """Answer in the worker's turns (`Turns`): a player's, the host's or Discord's request
+        at once, a stranger's in its turn."""
         state = request.app.state
-        turns: asyncio.Semaphore | None = getattr(state, "strangers", None)
+        turns: Turns | None = getattr(state, "turns", None)
         if turns is None:  # made in the app's own event loop
-            turns = state.strangers = asyncio.Semaphore(STRANGERS)
-        if turns.locked():  # others are being answered: this one waits, and is crowded
-            CROWDED.set(True)
-        async with turns:
+            turns = state.turns = Turns()
+        if who is not None or not self.QUEUED or self.TOKEN:
+            async with turns.first():
+                return await self.answer(request, handle)
+        async with turns.stranger():
             return await self.answer(request, handle)
 
     async def answer(self, request: Request,
@@ -116,6 +116,9 @@ ENDPOINT_THREADS = POOL
 # Requests from strangers (no token, no page cookie) answered at once in a worker: a flood of
 # them then slows one another, while a player's vote races at most these for the GIL.
 STRANGERS = 2
+# Seconds a stranger waits at most for the players' and the host's requests being answered
+# in its worker: under their steady load strangers are slowed, never shut out.
+PLAYERS_FIRST = 0.25
 # Seconds a stranger who had to wait their turn may be answered what was built or checked
 # against the store that long ago (a CDN's micro-cache): under a crowd, each answer anyone may
 # read is asked of the store once a second, not once a request, and a vote redraws a page or
@@ -130,6 +133,40 @@ def fresh_for() -> float:
 
 
 endpoints = ThreadPoolExecutor(ENDPOINT_THREADS, thread_name_prefix="endpoint")
+
+
+class Turns:
+    """Who one worker answers when. A player's, the host's or Discord's request: at once. A
+    stranger's (no token, no page cookie): once fewer than STRANGERS others are being answered
+    and no request of the first kind is, or has been for PLAYERS_FIRST seconds; meanwhile it
+    waits in the event loop, which costs nothing, not in a thread racing a vote for the GIL.
+    A stranger already being answered finishes."""
+
+    def __init__(self) -> None:
+        self.strangers = asyncio.Semaphore(STRANGERS)
+        self.first_kind = 0  # requests of the first kind being answered
+        self.no_first_kind = asyncio.Event()
+        self.no_first_kind.set()
+
+    @contextlib.asynccontextmanager
+    async def first(self) -> AsyncIterator[None]:
+        self.first_kind += 1
+        self.no_first_kind.clear()
+        try:
+            yield
+        finally:
+            self.first_kind -= 1
+            if not self.first_kind:
+                self.no_first_kind.set()
+
+    @contextlib.asynccontextmanager
+    async def stranger(self) -> AsyncIterator[None]:
+        if self.strangers.locked() or self.first_kind:  # it waits, and is crowded
+            CROWDED.set(True)
+        async with self.strangers:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.no_first_kind.wait(), PLAYERS_FIRST)
+            yield
 
 
 def in_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:

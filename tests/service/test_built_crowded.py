@@ -100,7 +100,7 @@ def test_only_a_stranger_who_waits_their_turn_is_crowded():
         await route.in_turn(Request(), seen.handle, who)  # type: ignore[arg-type]
 
     async def main() -> None:
-        App.state.strangers = asyncio.Semaphore(edge.STRANGERS)
+        App.state.turns = edge.Turns()
         await asking(None)  # alone: fresh
         await asyncio.gather(*(asking(None) for _ in range(edge.STRANGERS + 3)))
         await asyncio.gather(*(asking("bob") for _ in range(edge.STRANGERS + 3)))
@@ -111,3 +111,45 @@ def test_only_a_stranger_who_waits_their_turn_is_crowded():
     assert alone == [0.0]
     assert sorted(strangers) == [0.0] * edge.STRANGERS + [edge.CROWDED_FRESH] * 3
     assert players == [0.0] * (edge.STRANGERS + 3)
+
+
+def test_a_stranger_waits_while_a_player_is_answered_but_never_for_long(monkeypatch):
+    """A stranger's request waits for the player's being answered in its worker (the vote
+    then races no new stranger for the GIL), at most PLAYERS_FIRST seconds."""
+    route = object.__new__(edge.Route)
+    order: list[str] = []
+
+    def handled(name: str, hold: asyncio.Event | None = None):
+        async def handle(request: object) -> str:
+            order.append(f"{name} begins")
+            if hold is not None:
+                await hold.wait()
+            order.append(f"{name} ends")
+            return name
+        return handle
+
+    async def main() -> None:
+        App.state.turns = edge.Turns()
+        vote = asyncio.Event()
+        player = asyncio.create_task(route.in_turn(Request(), handled("vote", vote), "bob"))
+        await asyncio.sleep(0)
+        stranger = asyncio.create_task(route.in_turn(Request(), handled("page"), None))
+        await asyncio.sleep(0.05)
+        assert order == ["vote begins"]  # the page waits its turn
+        vote.set()
+        await asyncio.gather(player, stranger)
+        assert order == ["vote begins", "vote ends", "page begins", "page ends"]
+
+        order.clear()
+        held = asyncio.Event()  # a player's request that takes long does not shut strangers out
+        monkeypatch.setattr(edge, "PLAYERS_FIRST", 0.1)
+        player = asyncio.create_task(route.in_turn(Request(), handled("slow", held), "bob"))
+        await asyncio.sleep(0)
+        started = time.monotonic()
+        await route.in_turn(Request(), handled("page"), None)
+        assert 0.1 <= time.monotonic() - started < 1.0
+        assert order == ["slow begins", "page begins", "page ends"]
+        held.set()
+        await player
+
+    asyncio.run(main())
