@@ -570,10 +570,17 @@ class Match(Reading, Aggregate):
         """The Merkle root of the log as it stands (RFC 9162), what each checkpoint signs."""
         return self.tree.root()
 
+    def held(self) -> int:
+        """How many entries a snapshot of the match holds: every one since the last turn."""
+        return len(self.records) - (self.kept_from() - self.first_seq)
+
+    def kept_from(self) -> int:
+        return max(self.window_start, self.first_seq)
+
     def frozen(self) -> dict[str, Any]:
         """Everything the next command needs, as plain JSON: no entry before the last turn.
         Nothing in it is the match's own: the match may go on while it is being stored."""
-        keep = max(self.window_start, self.first_seq)
+        keep = self.kept_from()
         return {
             "match_id": self.match_id, "season": self.season, "game_id": self.game_id,
             "salt_key": self.salt_key, "phase": self.phase, "players": list(self.players),
