@@ -67,6 +67,14 @@ def digest_of(token: str) -> str:
 
 LIFE = 60 * 60 * 24 * 90  # seconds a browser's session lasts: a season
 SESSIONS = 10  # open sessions one player (or the host) keeps: an eleventh ends the oldest
+# Sessions one personal link may open (browsers signed in with it): each is an event in the
+# match's tokens log, so a player posting their code again and again cannot grow it without
+# bound. Past it the link is used up: the host gives a new one.
+OPENINGS = 20
+
+
+class LinkUsedUp(Exception):
+    """A player's join code has opened OPENINGS sessions: it opens no more."""
 
 
 class Session(NamedTuple):
@@ -148,11 +156,20 @@ class PlayerTokens(Aggregate):
         # player -> their sessions (digest -> when opened): the old code's end with it
         self.sessions = {other: held for other, held in self.sessions_().items()
                          if other != player}
+        self.openings = {other: n for other, n in self.openings_().items() if other != player}
 
     @event("SessionOpened")
     def open_session(self, player: str, digest: str, opened: float) -> None:
         held = self.sessions_().get(player, {})
         self.sessions = {**self.sessions_(), player: kept({**held, digest: opened}, opened)}
+        self.openings = {**self.openings_(), player: self.openings_().get(player, 0) + 1}
+
+    def openings_(self) -> dict[str, int]:
+        """Sessions each player's current join code has opened (none before the first)."""
+        return getattr(self, "openings", {})
+
+    def used_up(self, player: str) -> bool:
+        return self.openings_().get(player, 0) >= OPENINGS
 
     @event("SessionEnded")
     def end_session(self, player: str, digest: str) -> None:
@@ -300,7 +317,7 @@ class Tokens:
         """The session of the browser that posts `code`, a player's current join code for
         `match_id`: `held` (its cookie's) while it is open and theirs, else a new one, stored
         as its digest beside the code (`held`, another player's, ends). None for a code that
-        is no player's now."""
+        is no player's now; LinkUsedUp once the code has opened OPENINGS sessions."""
         player = self.joiner(match_id, code)  # a made-up code costs no store read
         if player is None:
             return None
@@ -311,6 +328,8 @@ class Tokens:
         kept = tokens.in_session(digest_of(held), now) if held and could_be(held) else None
         if kept is not None and kept[0] == player:
             return Session(player, cast(str, held), int(kept[1] + LIFE - now))
+        if tokens.used_up(player):
+            raise LinkUsedUp(player)
         if kept is not None:  # another player's, which this browser gives up: none can use it
             tokens.end_session(player=kept[0], digest=digest_of(cast(str, held)))
         secret = new_token()

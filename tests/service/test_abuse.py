@@ -143,6 +143,31 @@ def test_each_browser_opens_a_session_of_its_own_and_a_new_link_ends_them_all(li
     assert phone.post(f"/m/{MATCH}/session", data={"token": code}).status_code == 403
 
 
+def test_one_link_signs_in_twenty_browsers_at_most(live):
+    """Each sign-in is an event in the match's tokens log: a player posting their code over
+    and over is refused after 20 browsers, in words, and the log stops growing; a browser
+    already signed in keeps its session; the host's new link signs in again."""
+    app, phone = live
+    code = Tokens(app).issue_joins(MATCH, ["bob"])["bob"]
+    assert "(up to 20 browsers)" in text_of(phone.get(f"/m/{MATCH}/join").text)
+    for _ in range(19):  # nineteen browsers that keep no cookie
+        assert TestClient(phone.app).post(f"/m/{MATCH}/session", data={"token": code},
+                                          follow_redirects=False).status_code == 303
+    kept = signs_in(phone, f"/m/{MATCH}/session", code, "arbiter_player")  # the twentieth
+    tokens = PlayerTokens.create_id(MATCH)
+    grown = app.repository.get(tokens).version
+    refused = TestClient(phone.app).post(f"/m/{MATCH}/session", data={"token": code})
+    assert refused.status_code == 403 and "This personal link has already signed in 20 " \
+        "browsers, the most one link may: ask the host for a new link." in text_of(refused.text)
+    assert app.repository.get(tokens).version == grown  # nothing written
+    assert signs_in(phone, f"/m/{MATCH}/session", code, "arbiter_player") == kept  # still in
+    assert phone.get(f"/m/{MATCH}/me").status_code == 200
+
+    fresh = phone.app.state.service.tokens.issue_joins(MATCH, ["bob"])["bob"]  # type: ignore[attr-defined]
+    assert TestClient(phone.app).post(f"/m/{MATCH}/session", data={"token": fresh},
+                                      follow_redirects=False).status_code == 303
+
+
 def test_each_browser_of_the_host_has_its_own_session_and_a_new_link_ends_them(live):
     app, desk = live
     home = TestClient(desk.app)

@@ -220,23 +220,25 @@ def test_made_up_sessions_cost_no_store_reads(sqlite_url, monkeypatch):
 def test_many_sign_ins_load_from_a_snapshot(sqlite_url):
     """Each sign-in adds an event to the match's tokens: a new process loads them from the
     latest snapshot and the events after it, and finds the same open sessions."""
-    from commands.service.tokens import SESSIONS, TOKENS_SNAPSHOT_EVERY, PlayerTokens
+    from commands.service.tokens import OPENINGS, SESSIONS, TOKENS_SNAPSHOT_EVERY, PlayerTokens
 
     app = Arbiter(sqlite_url, signer=SIGNER)
     new_match(app)
     tokens = Tokens(app)
-    code = tokens.issue_joins("m1", ["ann"])["ann"]
-    opened = [tokens.open_session("m1", code) for _ in range(TOKENS_SNAPSHOT_EVERY + 5)]
     aggregate = PlayerTokens.create_id("m1")
+    batches = []  # a new link each time one is used up (which ends the old one's sessions)
+    while (app.repository.get(aggregate).version if batches else 0) < TOKENS_SNAPSHOT_EVERY + 5:
+        code = tokens.issue_joins("m1", ["ann"])["ann"]
+        batches.append([tokens.open_session("m1", code) for _ in range(OPENINGS)])
     stored = app.repository.get(aggregate).version
-    assert stored >= TOKENS_SNAPSHOT_EVERY + 5
     snapshots = list(app.snapshots.get(aggregate, desc=True, limit=1))
     assert snapshots and snapshots[0].originator_version == \
         stored // TOKENS_SNAPSHOT_EVERY * TOKENS_SNAPSHOT_EVERY
 
     fresh = Tokens(Arbiter(sqlite_url))  # another process: from the snapshot, then the rest
-    kept = [s for s in opened if s is not None][-SESSIONS:]
+    kept = batches[-1][-SESSIONS:]
+    ended = [s for batch in batches[:-1] for s in batch] + batches[-1][:-SESSIONS]
+    assert all(s is not None for s in kept + ended)
     assert all(fresh.in_session("m1", s.secret) == "ann" for s in kept)
-    assert all(fresh.in_session("m1", s.secret) is None
-               for s in opened[:-SESSIONS] if s is not None)
+    assert all(fresh.in_session("m1", s.secret) is None for s in ended)
     assert fresh.joiner("m1", code) == "ann"

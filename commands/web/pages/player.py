@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from commands.service.tokens import OPENINGS, LinkUsedUp
 from commands.web.auth import Svc
 from commands.web.edge import Route
 from commands.web.errors import ApiError
@@ -56,7 +57,12 @@ def session(match_id: MatchId, request: Request, svc: Svc,
     """A player's join code opens a session of this browser's own for this match's pages."""
     same_origin(svc, request)
     code = token.strip(" \t\r\n")  # as pasted; any other character makes it another code
-    opened = svc.tokens.open_session(match_id, code, request.cookies.get(PLAYER_COOKIE))
+    try:
+        opened = svc.tokens.open_session(match_id, code, request.cookies.get(PLAYER_COOKIE))
+    except LinkUsedUp:
+        return join_page(f"{match_path(match_id)}/session", match_id, status=403,
+                         error=f"This personal link has already signed in {OPENINGS} browsers, "
+                               "the most one link may: ask the host for a new link.")
     if opened is None:
         return join_page(f"{match_path(match_id)}/session", match_id, status=403,
                          error="This is not a join code for this match, or the host has "

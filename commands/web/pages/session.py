@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from commands.service.tokens import LIFE, Session
+from commands.service.tokens import LIFE, OPENINGS, Session
 from commands.web.auth import HOST_COOKIE, PLAYER_COOKIE
 from commands.web.errors import ApiError
 from commands.web.pages.templating import page, path_part
@@ -43,7 +43,7 @@ def join_page(action: str, match: str | None, error: str | None = None,
     """The page a personal link opens, which posts its code to `action` (`match`: None for
     the host's), saying what opening it does."""
     return page("join.html", status=status, action=action, match=match, error=error,
-                days=LIFE // (60 * 60 * 24))
+                days=LIFE // (60 * 60 * 24), openings=OPENINGS)
 
 
 def csrf_of(token: str) -> str:
