@@ -30,6 +30,7 @@ from audit.tiles_growth import growth
 from commands.service.keys import check_signed_by
 from commands.service.tiles import MATCH, cache_control, media_type, prefix_of
 from commands.store.shelves import Placed, Shelf
+from domain.checkpoints import MatchCheckpoints
 from domain.errors import RuleViolation
 from domain.match import Match
 from domain.season import Season
@@ -96,8 +97,10 @@ def publish(app: Arbiter, shelf: Shelf, log: str, name: str) -> Published:
             and plan.new + found.tail == version:
         return Published(log, name, plan.new, version, 0, plan.kept)
     first = plan.old - plan.old % WIDTH  # where the last entry bundle of the old tree begins
-    entries, document = _match(app, name, first, plan.new, notes, checkpoints.origin) \
-        if log == MATCH else _season(app, name, first, plan.new, notes)
+    if isinstance(checkpoints, MatchCheckpoints):
+        entries, document = _match(app, name, first, plan.new, notes, checkpoints.origin)
+    else:
+        entries, document = _season(app, name, first, plan.new, notes)
     files = []
     if plan.write:
         edge = _edge(shelf, prefix, plan.old, there[-1]) if plan.old else []

@@ -5,6 +5,7 @@ S3-compatible bucket in commands.store.bucket.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -60,7 +61,5 @@ class Folder:
         for path in paths:
             file = self.root / path
             file.unlink(missing_ok=True)
-            try:
-                file.parent.rmdir()  # a partial tile's `.p/` folder, once empty
-            except OSError:
-                pass
+            with contextlib.suppress(OSError):  # a partial tile's `.p/` folder, once empty
+                file.parent.rmdir()

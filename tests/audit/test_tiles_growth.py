@@ -87,7 +87,7 @@ def test_a_log_grown_from_the_edge_is_the_log_a_client_reads():
         grown = TiledLog(LEAVES[first:new], old, edge)
         published = {t.path: get(t.path) for t in growth([], [old]).write}
         published |= {t.path: grown.tile(t, new) for t in growth([old], [old, new]).write}
-        client = SpecClient(lambda path: published[path])
+        client = SpecClient(published.__getitem__)
         assert client.root(new) == rfc_mth(LEAVES[:new])
         assert client.all_entries(new) == LEAVES[:new]
 
