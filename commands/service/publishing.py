@@ -53,11 +53,12 @@ class Published:
 
 @dataclass(frozen=True)
 class Held:
-    """What a shelf holds of a log: the signed checkpoints and the count of entries after them
-    its log.json lists, and its checkpoint."""
+    """What a shelf holds of a log: the signed checkpoints, the count of entries after them and
+    the key its log.json lists, and its checkpoint."""
 
     notes: list[str]
     tail: int
+    key: str | None
     checkpoint: str | None
 
 
@@ -67,13 +68,15 @@ def held(shelf: Shelf, prefix: str) -> Held | None:
     try:
         document = json.loads(raw) if raw is not None else None
         notes, tail = document["notes"], document["tail"]  # type: ignore[index]
-    except (ValueError, KeyError, TypeError):
+        key = document["header"].get("host_key")  # type: ignore[index]
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None
     if not (isinstance(notes, list) and all(isinstance(n, str) for n in notes)
             and isinstance(tail, list)):
         return None
     checkpoint = shelf.get(f"{prefix}/{CHECKPOINT}") if notes else None
-    return Held(notes, len(tail), checkpoint.decode(errors="replace") if checkpoint else None)
+    return Held(notes, len(tail), key if isinstance(key, str) else None,
+                checkpoint.decode(errors="replace") if checkpoint else None)
 
 
 def publish(app: Arbiter, shelf: Shelf, log: str, name: str) -> Published:
@@ -96,11 +99,15 @@ def publish(app: Arbiter, shelf: Shelf, log: str, name: str) -> Published:
     if found and plan.new == plan.old and found.checkpoint == (notes[-1] if notes else None) \
             and plan.new + found.tail == version:
         return Published(log, name, plan.new, version, 0, plan.kept)
+    key = app.signer.verifier_key() if app.signer else None
+    if key is not None:  # the checkpoints put under this key were checked when they were put
+        check_signed_by(notes[len(there):] if found and found.key == key else notes,
+                        parse_verifier_key(key))
     first = plan.old - plan.old % WIDTH  # where the last entry bundle of the old tree begins
     if isinstance(checkpoints, MatchCheckpoints):
-        entries, document = _match(app, name, first, plan.new, notes, checkpoints.origin)
+        entries, document = _match(app, name, first, plan.new, notes, key, checkpoints.origin)
     else:
-        entries, document = _season(app, name, first, plan.new, notes)
+        entries, document = _season(app, name, first, plan.new, notes, key)
     files = []
     if plan.write:
         edge = _edge(shelf, prefix, plan.old, there[-1]) if plan.old else []
@@ -146,26 +153,21 @@ def _edge(shelf: Shelf, prefix: str, size: int, note: str) -> list[list[bytes]]:
 
 
 def _match(app: Arbiter, name: str, first: int, size: int, notes: list[str],
-           origin: str | None) -> tuple[list[dict[str, Any]], bytes]:
+           host_key: str | None, origin: str | None) -> tuple[list[dict[str, Any]], bytes]:
     """The match's entries from `first` on (read from the nearest store snapshot, never the
     whole log again), and its log.json with the entries after `size` as its tail."""
     _, records = app.recent(name, first)
     entries = [r["entry"] for r in records]
-    host_key = app.signer.verifier_key() if app.signer else None
-    if host_key is not None:
-        check_signed_by(notes, parse_verifier_key(host_key))
     opening = app.match(name, version=2)  # the header is the first two entries' and the key's
     header = next(iter(export(opening, [], PUBLIC, host_key, origin)))
     return entries, log_document(header, notes, entries[size - first:])
 
 
-def _season(app: Arbiter, name: str, first: int, size: int,
-            notes: list[str]) -> tuple[list[dict[str, Any]], bytes]:
-    """The season's entries from `first` on, and its log.json naming each match's prefix."""
+def _season(app: Arbiter, name: str, first: int, size: int, notes: list[str],
+            key: str | None) -> tuple[list[dict[str, Any]], bytes]:
+    """The season's entries from `first` on, and its log.json naming each match's prefix
+    (each match's own checkpoints are checked as it is published)."""
     season = app.season(name)
-    key = app.signer.verifier_key() if app.signer else None
-    if key is not None:
-        check_signed_by(app.signed_notes(name), parse_verifier_key(key))
     entries = [r["entry"] for r in season.records[first:]]
     header = line({HEADER: season_header(season, PUBLIC, key, len(notes))})
     where = {m: f"../../{prefix_of(MATCH, m)}" for m in season.matches}

@@ -54,3 +54,37 @@ def test_a_folder_grown_stage_by_stage_is_the_folder_published_at_once(tmp_path)
                 "arbiter/log.json", "checkpoint", "tile/0/000", "tile/0/001.p/38",
                 "tile/1/000.p/1", "tile/entries/000", "tile/entries/001.p/38"]
     app.close()
+
+
+def test_a_key_that_did_not_sign_the_checkpoints_is_refused_before_anything_is_written(tmp_path):
+    db, key, other = f"sqlite:///{tmp_path}/arbiter.db", tmp_path / "host.key", tmp_path / "o"
+    keys.save(SIGNER, key)
+    keys.save(keys.generate("host.example"), other)
+    app = Arbiter(db, signer=SIGNER)
+    grown = stages(app)
+    file = next(grown)
+    folder = tmp_path / "logs"
+
+    def publish(key_file: Path):
+        return CliRunner(env={"ARBITER_HOST_KEY": str(key_file)}).invoke(
+            cli, ["--db", db, "publish", file.match, str(folder)])
+
+    refused = publish(other)
+    assert refused.exit_code == 2 and "wrong_host_key" in refused.output
+    assert not folder.exists()
+    assert publish(key).exit_code == 0
+    # log.json one entry short, as if the log had grown by one unsigned entry since: no new
+    # checkpoint to check, but the key is not the one the folder's checkpoints were put under
+    document = folder / "match" / file.match / "arbiter" / "log.json"
+    shorter = json.loads(document.read_bytes())
+    shorter["tail"].pop()
+    document.write_text(json.dumps(shorter))
+    before = files(folder)
+    refused = publish(other)
+    assert refused.exit_code == 2 and "wrong_host_key" in refused.output
+    assert files(folder) == before
+    next(grown)  # more signed rounds: the checkpoints there were put under the host's key
+    refused = publish(other)
+    assert refused.exit_code == 2 and "wrong_host_key" in refused.output
+    assert files(folder) == before
+    app.close()
