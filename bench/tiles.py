@@ -21,7 +21,8 @@ SQLite and PostgreSQL (`--stores`), into a folder and into an S3 bucket (`--plac
 server in a process of its own on the loopback): `publish --all` into an empty place, again
 with nothing new, after one more bid (two entries, unsigned), and after one more signed
 round (a bid and the round's close), each three times in this process (the range is
-printed). `--store FILE` keeps the SQLite store made once, for the next runs.
+printed). `--store FILE` keeps the SQLite store made once (and its host key, FILE.key), for
+the next runs.
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from audit.keys import Signer
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -190,16 +195,15 @@ def publishing(folder: Path) -> list[str]:
             f"| again, nothing new | {again:.2f} s | 0 written | |"]
 
 
-def long_match(url: str, size: int) -> None:
+def long_match(url: str, size: int, signer: Signer) -> None:
     """A season with a short match and a long one of about `size` entries: the bids written
     through the Match aggregate in batches, each round closed (and signed) by the service."""
     from bench.read_side import PER_ROUND, PLAYERS
     from commands.service.arbiter import Arbiter
     from domain.decider import HOST, Command
     from domain.match import Match
-    from tests.support.host_key import SIGNER
 
-    app = Arbiter(url, signer=SIGNER)
+    app = Arbiter(url, signer=signer)
     app.create_season("bench")
     for player in PLAYERS:
         app.register("bench", player)
@@ -265,14 +269,14 @@ def measured(url: str, key: Path, place: Places) -> list[list[float]]:
     more bid, after one more signed round."""
     from click.testing import CliRunner
 
+    from audit import keys
     from bench.read_side import PLAYERS
     from commands.cli.main import cli
     from commands.service.arbiter import Arbiter
     from domain.decider import HOST
-    from tests.support.host_key import SIGNER
 
     runner = CliRunner(env={"ARBITER_HOST_KEY": str(key), **place.env})
-    app = Arbiter(url, signer=SIGNER)
+    app = Arbiter(url, signer=keys.load(key))
     target = place.fresh()
 
     def publish() -> float:
@@ -310,7 +314,10 @@ def long_publishing(sizes: list[int], store_file: str | None, places: list[str],
 
     register_game("sealed_bid", "tests.support.sealed_bid")
     folder = Path(tempfile.mkdtemp(prefix="arbiter-bench-publish-"))
-    keys.save(SIGNER, folder / "host.key")
+    key = Path(f"{store_file}.key") if store_file else folder / "host.key"
+    if not key.exists():
+        keys.save(SIGNER, key)
+    signer = keys.load(key)
     rows = ["| store | where | entries | into an empty place | again, nothing new | after one "
             "more bid | after one more signed round |", "|---|---|---|---|---|---|---|"]
     try:
@@ -321,14 +328,14 @@ def long_publishing(sizes: list[int], store_file: str | None, places: list[str],
                 with made as url:
                     if store_file and store == "sqlite":
                         if not Path(store_file).exists():
-                            long_match(f"sqlite:///{store_file}", size)
+                            long_match(f"sqlite:///{store_file}", size, signer)
                         shutil.copy(store_file, url.removeprefix("sqlite:///"))
                     else:
-                        long_match(url, size)
+                        long_match(url, size, signer)
                     for kind in places:
                         place = Places(folder, kind)
                         try:
-                            times = measured(url, folder / "host.key", place)
+                            times = measured(url, key, place)
                         finally:
                             place.close()
                         app = Arbiter(url)
