@@ -230,7 +230,7 @@ class Places:
     def __init__(self, folder: Path, kind: str) -> None:
         self.folder, self.kind, self.made = folder, kind, 0
         self.server: subprocess.Popen[bytes] | None = None
-        self.env: dict[str, str] = {}
+        self.env: dict[str, str | None] = {}
         if kind == "s3":
             from tests.support.s3_server import ENV, client
 

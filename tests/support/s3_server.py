@@ -15,10 +15,14 @@ from uuid import uuid4
 
 REGION = "us-east-1"
 KEYS = {"AWS_ACCESS_KEY_ID": "publisher", "AWS_SECRET_ACCESS_KEY": "publisher-secret"}
-# What an `arbiter publish` to the server is run with: the credentials in the environment, and
-# nothing of the machine's own AWS set-up (no ~/.aws, no instance metadata).
-ENV = {**KEYS, "AWS_DEFAULT_REGION": REGION, "AWS_CONFIG_FILE": "/nonexistent",
-       "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent", "AWS_EC2_METADATA_DISABLED": "true"}
+# What an `arbiter publish` to the server is run with (click's runner: None unsets): the
+# credentials in the environment, and nothing of the machine's own AWS set-up (no ~/.aws, no
+# profile, no instance metadata, no other endpoint).
+ENV: dict[str, str | None] = {
+    **KEYS, "AWS_DEFAULT_REGION": REGION, "AWS_CONFIG_FILE": "/nonexistent",
+    "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent", "AWS_EC2_METADATA_DISABLED": "true",
+    "AWS_PROFILE": None, "AWS_SESSION_TOKEN": None, "AWS_ENDPOINT_URL": None,
+    "AWS_ENDPOINT_URL_S3": None}
 
 
 @contextmanager

@@ -1,5 +1,5 @@
 """Anyone, no token: every match and season log as c2sp.org/tlog-tiles under /logs/, the same
-tree `arbiter publish` writes to a folder (docs/audit.md, "Tiles").
+tree `arbiter publish` writes to a folder or a bucket (docs/audit.md, "Tiles").
 
 A tile never changes once it exists, a full one or a partial one (its width is in its path),
 so tiles and entry bundles are cached for a year (`immutable`); the checkpoint and log.json
