@@ -4,7 +4,7 @@ FROM python:3.11-slim
 
 RUN useradd --create-home --uid 10001 arbiter && mkdir /data && chown arbiter /data
 COPY . /src
-RUN pip install --no-cache-dir /src && rm -rf /src
+RUN pip install --no-cache-dir '/src[s3]' && rm -rf /src
 
 # The host's signing key, the store key and (with SQLite) the database live in /data:
 # `arbiter init` makes the keys there, mode 0600. Mount a volume on it and back it up.

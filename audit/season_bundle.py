@@ -81,16 +81,22 @@ def export_season(season: Season, notes: Sequence[str], matches: Mapping[str, Re
     return _season_lines(season, notes, matches, match_notes, kind, host_key)
 
 
-def _season_lines(season: Season, notes: Sequence[str], matches: Mapping[str, Reading],
-                  match_notes: Mapping[str, Sequence[str]], kind: str,
-                  host_key: str | None) -> Iterator[str]:
+def season_header(season: Season, kind: str, host_key: str | None,
+                  checkpoints: int) -> dict[str, Any]:
+    """The header of the season's bundle, its log signed `checkpoints` times."""
     header: dict[str, Any] = {"format": FORMAT, "kind": kind, "season": season.name,
                               "origin": season.origin, "matches": list(season.matches),
                               "host_key": host_key, "entries": season.version,
-                              "checkpoints": len(notes)}
+                              "checkpoints": checkpoints}
     if kind == FULL:
         header["salt_key"] = season.salt_key
-    yield line({HEADER: header})
+    return header
+
+
+def _season_lines(season: Season, notes: Sequence[str], matches: Mapping[str, Reading],
+                  match_notes: Mapping[str, Sequence[str]], kind: str,
+                  host_key: str | None) -> Iterator[str]:
+    yield line({HEADER: season_header(season, kind, host_key, len(notes))})
     latest: dict[str, int] = {}
     proofs = {match_id: Proofs(leaves(r["entry"] for r in matches[match_id].records))
               for match_id in season.matches}

@@ -140,28 +140,44 @@ def parse_entry_bundle(data: bytes, width: int, where: str) -> list[bytes]:
 
 
 class TiledLog:
-    """The tiles of a log held in memory (its leaves: the bytes each entry's hash covers).
+    """The tiles of a log held in memory: its leaves (the bytes each entry's hash covers) from
+    entry `first` on, a multiple of 256 (0 by default: the whole log).
 
-    The hashes of every level are worked out once; a tile is then a slice of them. Only tiles
-    within `size` (the signed size) are ever handed out."""
+    The hashes of every level are worked out once; a tile is then a slice of them. A log held
+    from `first` on grows a tree of `start` entries already tiled elsewhere (`first` is where
+    its last entry bundle begins): its `edge` (`TileReader.edge`), the hashes the partial
+    tiles of `start` hold at each level above 0, stand for everything before, so only the
+    tiles past `start`'s full ones are worked out. Only tiles within `size` (the signed size)
+    are ever handed out."""
 
-    def __init__(self, leaves: Sequence[bytes]) -> None:
+    def __init__(self, leaves: Sequence[bytes], start: int = 0,
+                 edge: Sequence[Sequence[bytes]] = ()) -> None:
+        self.first = start - start % WIDTH
         self.leaves = leaves
         level = [sha256(b"\x00" + data).digest() for data in leaves]
-        self.levels = [level]
-        while len(level) >= WIDTH:
-            level = [_perfect_root(level[i:i + WIDTH])
-                     for i in range(0, len(level) - WIDTH + 1, WIDTH)]
-            self.levels.append(level)
+        self.levels = [(self.first, level)]  # (index of the first hash held, the hashes)
+        height = 1
+        while start >> (HEIGHT * height) or len(level) >= WIDTH:
+            count = start >> (HEIGHT * height)  # the hashes of this level `start` has
+            kept = list(edge[height - 1]) if height <= len(edge) else []
+            assert len(kept) == count % WIDTH, "the edge of another tree size"
+            level = kept + [_perfect_root(level[i:i + WIDTH])
+                            for i in range(0, len(level) - WIDTH + 1, WIDTH)]
+            self.levels.append((count - count % WIDTH, level))
+            height += 1
 
     def tile(self, tile: Tile, size: int) -> bytes | None:
-        """The tile's bytes in the tree of `size` leaves, or None when that tree lacks it."""
-        if not 0 < size <= len(self.leaves) or tile.covered() > size:
+        """The tile's bytes in the tree of `size` leaves, or None when that tree lacks it (or
+        it lies wholly before `first`)."""
+        if not 0 < size <= self.first + len(self.leaves) or tile.covered() > size:
             return None
         start, end = tile.span()
-        if tile.level is None:
-            return entry_bundle(self.leaves[start:end])
-        return b"".join(self.levels[tile.level][start:end])
+        first, held = (self.first, self.leaves) if tile.level is None else \
+            self.levels[tile.level]
+        if start < first:
+            return None
+        part = held[start - first:end - first]
+        return entry_bundle(part) if tile.level is None else b"".join(part)
 
 
 def _perfect_root(hashes: Sequence[bytes]) -> bytes:
@@ -221,6 +237,17 @@ class TileReader:
                 if again.code == "tile_missing":
                     raise error from None  # name the tile the tree of this size needs
                 raise
+
+    def edge(self) -> list[list[bytes]]:
+        """The hashes the partial tile of each level above 0 holds in the tree of `size`
+        (level 1 first; none for a level whose count is a multiple of 256): what a `TiledLog`
+        grows the tree from. Reading the root of `size` reads the same tiles."""
+        edge, height = [], 1
+        while self.size >> (HEIGHT * height):
+            count = self.size >> (HEIGHT * height)
+            edge.append(self._tile(height, count // WIDTH) if count % WIDTH else [])
+            height += 1
+        return edge
 
     def entry(self, index: int) -> bytes:
         """The bytes of entry `index` (from 0), as its bundle holds them."""

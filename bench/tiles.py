@@ -17,8 +17,12 @@ then prints four markdown tables (docs/audit.md, "Tiles" and "Limits", has the f
 
 With `--long N ...` it prints instead, for a store holding one match of about N entries (the
 tests' sealed-bid game, a round closed and signed every ~200 entries) beside a short one, on
-SQLite and PostgreSQL: `publish --all` into an empty folder, again with nothing new, and after
-one more entry (the best of 3 each, in this process).
+SQLite and PostgreSQL (`--stores`), into a folder and into an S3 bucket (`--places`; moto's
+server in a process of its own on the loopback): `publish --all` into an empty place, again
+with nothing new, after one more bid (two entries, unsigned), and after one more signed
+round (a bid and the round's close), each three times in this process (the range is
+printed). `--store FILE` keeps the SQLite store made once (and its host key, FILE.key), for
+the next runs.
 """
 
 from __future__ import annotations
@@ -37,6 +41,10 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from audit.keys import Signer
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -187,16 +195,15 @@ def publishing(folder: Path) -> list[str]:
             f"| again, nothing new | {again:.2f} s | 0 written | |"]
 
 
-def long_match(url: str, size: int) -> None:
+def long_match(url: str, size: int, signer: Signer) -> None:
     """A season with a short match and a long one of about `size` entries: the bids written
     through the Match aggregate in batches, each round closed (and signed) by the service."""
     from bench.read_side import PER_ROUND, PLAYERS
     from commands.service.arbiter import Arbiter
     from domain.decider import HOST, Command
     from domain.match import Match
-    from tests.support.host_key import SIGNER
 
-    app = Arbiter(url, signer=SIGNER)
+    app = Arbiter(url, signer=signer)
     app.create_season("bench")
     for player in PLAYERS:
         app.register("bench", player)
@@ -215,57 +222,127 @@ def long_match(url: str, size: int) -> None:
     app.close()
 
 
-def long_publishing(sizes: list[int]) -> list[str]:
+class Places:
+    """Where the long bench publishes: fresh folders, or fresh prefixes of a bucket on an
+    S3-compatible server (moto's, in a process of its own on the loopback, as a real store
+    would be)."""
+
+    def __init__(self, folder: Path, kind: str) -> None:
+        self.folder, self.kind, self.made = folder, kind, 0
+        self.server: subprocess.Popen[bytes] | None = None
+        self.env: dict[str, str | None] = {}
+        if kind == "s3":
+            from tests.support.s3_server import ENV, client
+
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = probe.getsockname()[1]
+            self.server = subprocess.Popen(
+                [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self.endpoint = f"http://127.0.0.1:{port}"
+            self.env = {**ENV, "ARBITER_S3_ENDPOINT": self.endpoint}
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    client(self.endpoint).create_bucket(Bucket="bench-logs")
+                    break
+                except Exception:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.2)
+
+    def fresh(self) -> str:
+        self.made += 1
+        if self.kind == "s3":
+            return f"s3://bench-logs/run{self.made}"
+        return str(self.folder / f"published{self.made}")
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.terminate()
+            self.server.wait(timeout=30)
+
+
+def measured(url: str, key: Path, place: Places) -> list[list[float]]:
+    """The four publishes of `--long`, three times each: into an empty place, again, after one
+    more bid, after one more signed round."""
     from click.testing import CliRunner
 
     from audit import keys
-    from bench.stores import postgres_url, sqlite_url
+    from bench.read_side import PLAYERS
     from commands.cli.main import cli
+    from commands.service.arbiter import Arbiter
+    from domain.decider import HOST
+
+    runner = CliRunner(env={"ARBITER_HOST_KEY": str(key), **place.env})
+    app = Arbiter(url, signer=keys.load(key))
+    target = place.fresh()
+
+    def publish() -> float:
+        start = time.perf_counter()
+        done = runner.invoke(cli, ["--db", url, "publish", "--all", target])
+        took = time.perf_counter() - start
+        assert done.exit_code == 0, done.output
+        return took
+
+    publish()  # once unmeasured: the modules it needs imported, as a process would have them
+    empty = []
+    for _ in range(3):
+        target = place.fresh()
+        empty.append(publish())
+    again = [publish() for _ in range(3)]
+    bid, signed = [], []
+    for n in range(3):
+        app.submit("long", PLAYERS[n], "bid", {"amount": 1})
+        bid.append(publish())
+    for n in range(3):
+        app.submit("long", PLAYERS[n], "bid", {"amount": 2})
+        app.submit("long", HOST, "close_round")
+        signed.append(publish())
+    app.close()
+    return [empty, again, bid, signed]
+
+
+def long_publishing(sizes: list[int], store_file: str | None, places: list[str],
+                    stores: list[str]) -> list[str]:
+    from audit import keys
+    from bench.stores import postgres_url, sqlite_url
     from commands.service.arbiter import Arbiter
     from domain.games import register_game
     from tests.support.host_key import SIGNER
 
     register_game("sealed_bid", "tests.support.sealed_bid")
     folder = Path(tempfile.mkdtemp(prefix="arbiter-bench-publish-"))
-    keys.save(SIGNER, folder / "host.key")
-    runner = CliRunner(env={"ARBITER_HOST_KEY": str(folder / "host.key")})
-
-    def publish(url: str, out: Path, fresh: bool) -> float:
-        times = []
-        for _ in range(3):
-            if fresh:
-                shutil.rmtree(out, ignore_errors=True)
-            start = time.perf_counter()
-            done = runner.invoke(cli, ["--db", url, "publish", "--all", str(out)])
-            times.append(time.perf_counter() - start)
-            assert done.exit_code == 0, done.output
-        return min(times)
-
-    rows = ["| store | entries | into an empty folder | again, nothing new | after one more "
-            "entry |", "|---|---|---|---|---|"]
+    key = Path(f"{store_file}.key") if store_file else folder / "host.key"
+    if not key.exists():
+        keys.save(SIGNER, key)
+    signer = keys.load(key)
+    rows = ["| store | where | entries | into an empty place | again, nothing new | after one "
+            "more bid | after one more signed round |", "|---|---|---|---|---|---|---|"]
     try:
         for size in sizes:
-            for store, made in (("sqlite", contextlib.nullcontext(sqlite_url())),
-                                ("postgresql", postgres_url())):
+            for store in stores:
+                made = contextlib.nullcontext(sqlite_url()) if store == "sqlite" else \
+                    postgres_url()
                 with made as url:
-                    long_match(url, size)
-                    out = folder / "published"
-                    empty = publish(url, out, fresh=True)
-                    again = publish(url, out, fresh=False)
-                    app = Arbiter(url, signer=SIGNER)
-                    more = []
-                    for n in range(3):
-                        app.submit("long", "ann", "bid", {"amount": n})
-                        start = time.perf_counter()
-                        done = runner.invoke(cli, ["--db", url, "publish", "--all", str(out)])
-                        more.append(time.perf_counter() - start)
-                        assert done.exit_code == 0, done.output
-                    app.close()
-                    entries = json.loads(runner.invoke(cli, [
-                        "--db", url, "publish", "--all", str(out), "--json"]).stdout)["logs"]
-                    total = sum(row["entries"] for row in entries if row["id"] == "long")
-                    rows.append(f"| {store} | {total} | {empty:.2f} s | {again:.3f} s | "
-                                f"{min(more):.3f} s |")
+                    if store_file and store == "sqlite":
+                        if not Path(store_file).exists():
+                            long_match(f"sqlite:///{store_file}", size, signer)
+                        shutil.copy(store_file, url.removeprefix("sqlite:///"))
+                    else:
+                        long_match(url, size, signer)
+                    for kind in places:
+                        place = Places(folder, kind)
+                        try:
+                            times = measured(url, key, place)
+                        finally:
+                            place.close()
+                        app = Arbiter(url)
+                        entries = app.match("long").version
+                        app.close()
+                        rows.append(f"| {store} | {kind} | {entries} | " + " | ".join(
+                            f"{min(t):.3f}-{max(t):.3f} s" for t in times) + " |")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return rows
@@ -275,10 +352,17 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--long", type=int, nargs="+", default=None, metavar="N")
+    parser.add_argument("--store", default=None, metavar="FILE",
+                        help="with --long: the SQLite store of the long match, made there once "
+                             "and copied for each run (making 100k entries takes half an hour)")
+    parser.add_argument("--places", nargs="+", default=["folder", "s3"],
+                        choices=["folder", "s3"])
+    parser.add_argument("--stores", nargs="+", default=["sqlite", "postgresql"],
+                        choices=["sqlite", "postgresql"])
     args = parser.parse_args()
     if args.long:
         print("\n### publishing a long match\n")
-        print("\n".join(long_publishing(args.long)))
+        print("\n".join(long_publishing(args.long, args.store, args.places, args.stores)))
         return
     folder = Path(tempfile.mkdtemp(prefix="arbiter-bench-tiles-"))
     os.environ["ARBITER_KNOWN_KEYS"] = str(folder / "known_origins")

@@ -1,5 +1,6 @@
 """Each match and season log as c2sp.org/tlog-tiles (audit/tiles.py): what `arbiter serve`
-answers under /logs/ and `arbiter publish` writes to a folder, resource for resource.
+answers under /logs/, resource for resource, and `arbiter publish` writes to a folder or a
+bucket (commands.service.publishing).
 
 Every log has its prefix, `match/<id>` or `season/<id>` (the id one path segment: see
 `segment`), under one root; a season's `arbiter/log.json` names its matches' prefixes
@@ -8,31 +9,37 @@ relative to its own, so a tree copied anywhere keeps working.
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from audit.bundle import PUBLIC
 from audit.checkpoints import leaves
 from audit.notes import parse_verifier_key
-from audit.tiles import CHECKPOINT, Tile, TiledLog, parse_path, tiles_of
+from audit.tiles import CHECKPOINT, TiledLog, parse_path
 from audit.tiles_bundle import LOG_JSON, log_document
 from commands.service.keys import check_signed_by
-from domain.errors import RuleViolation
-from domain.match import Match
 from domain.season import Season
 
 if TYPE_CHECKING:
     from commands.service.arbiter import Arbiter
 
 MATCH, SEASON = "match", "season"
+# How long a reader may keep each resource: a tile never changes once it exists, a full one or
+# a partial one (its width is in its path); the checkpoint and log.json change each round.
+IMMUTABLE = "public, max-age=31536000, immutable"
+SHORT_LIVED = "public, max-age=5"
+TYPES = {CHECKPOINT: "text/plain; charset=utf-8", LOG_JSON: "application/json"}
+
+
+def media_type(path: str) -> str:
+    return TYPES.get(path, "application/octet-stream")
+
+
+def cache_control(path: str) -> str:
+    return SHORT_LIVED if path in TYPES else IMMUTABLE
 
 
 def segment(name: str) -> str:
@@ -70,20 +77,6 @@ class TiledView:
             return self.document
         tile = parse_path(path)
         return None if tile is None else self.tiles.tile(tile, self.size)
-
-    def published(self) -> Iterator[tuple[Tile, bytes]]:
-        """Every tile a static copy holds: the full tiles of the last signed size, and the
-        partial tiles of every signed size (c2sp.org/tlog-tiles asks for those) but the ones
-        a full tile now holds (it lets a log delete those: a client reads the full tile)."""
-        seen: set[Tile] = set()
-        for size in self.sizes:
-            for tile in tiles_of(size):
-                superseded = not tile.full and Tile(tile.level, tile.index).covered() <= self.size
-                if tile not in seen and (size == self.size or not tile.full) and not superseded:
-                    seen.add(tile)
-                    data = self.tiles.tile(tile, self.size)
-                    assert data is not None  # tiles_of(size) names tiles within size
-                    yield tile, data
 
 
 def match_tiles(app: Arbiter, match_id: str) -> TiledView:
@@ -162,75 +155,3 @@ def every_log(app: Arbiter) -> list[tuple[str, str]]:
             season: Season = app.repository.get(aggregate_id)
             logs += [(SEASON, season.name), *((MATCH, m) for m in season.matches)]
     return logs
-
-
-@dataclass
-class Published:
-    """What `publish` did to one log's folder."""
-
-    log: str
-    name: str
-    size: int
-    entries: int
-    written: int = 0
-    kept: int = 0
-
-
-def up_to_date(app: Arbiter, log: str, name: str, root: Path) -> Published | None:
-    """What `root` holds of the log, when it is the store's log as it stands (the same signed
-    checkpoints, as many entries): nothing to publish; None otherwise."""
-    folder = root / prefix_of(log, name)
-    try:
-        document = json.loads((folder / LOG_JSON).read_bytes())
-        checkpoint = (folder / CHECKPOINT).read_text() if document["notes"] else None
-        notes, tail = document["notes"], document["tail"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    signed = app.checkpoints(name).notes if log == MATCH else \
-        app.season_checkpoints(name).notes
-    aggregate = Match.create_id(name) if log == MATCH else Season.create_id(name)
-    version = app.stored_versions([aggregate])[0]
-    size = signed[-1]["size"] if signed else 0
-    if notes != [n["note"] for n in signed] or checkpoint != (notes[-1] if notes else None) \
-            or not isinstance(tail, list) or size + len(tail) != version:
-        return None
-    return Published(log, name, size, version)
-
-
-def publish(view: TiledView, root: Path) -> Published:
-    """Write the log's tiles under `root/<log>/<id>/`, as `arbiter serve` serves them.
-
-    Incremental: a tile already there is left as it is (never rewritten), after checking it
-    holds the same bytes (`tile_conflict` otherwise: the folder holds another history of this
-    log, and nothing is written); the partial tiles a new full tile holds are removed. Each
-    file is written whole and renamed into place, the tiles first, then log.json, then the
-    checkpoint, so a reader that finds a checkpoint finds every tile it needs."""
-    folder = root / prefix_of(view.log, view.name)
-    done = Published(view.log, view.name, view.size, view.version)
-    fresh: list[tuple[Path, bytes]] = []
-    for tile, data in view.published():
-        path = folder / tile.path
-        if path.is_file():
-            if path.read_bytes() != data:
-                raise RuleViolation("tile_conflict", f"{path} holds other bytes than "
-                                    f"{view.log} {view.name}'s {tile.path}: the folder holds "
-                                    "another history of this log; nothing was written")
-            done.kept += 1
-        else:
-            fresh.append((path, data))
-    for path, data in fresh:
-        _write(path, data)
-    done.written = len(fresh)
-    for path, _ in fresh:  # the partial tiles a new full tile holds are not kept
-        shutil.rmtree(path.with_name(path.name + ".p"), ignore_errors=True)
-    _write(folder / LOG_JSON, view.document)
-    if view.notes:
-        _write(folder / CHECKPOINT, view.notes[-1].encode())
-    return done
-
-
-def _write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)

@@ -137,17 +137,30 @@ def test_publishing_again_writes_only_what_is_new_and_never_rewrites_a_tile(stor
     full.write_bytes(b"\0" * 8192)
     ok(arbiter(store["db"], store["key"], "publish", store["match"], str(published)))
     assert full.read_bytes() == b"\0" * 8192
-    # a log that grew is written again: a tile already there must hold the same bytes
+    # a log grown by unsigned entries: only its log.json is written, no tile is read
     prefix = published / "match" / "m"
     size = int((prefix / "checkpoint").read_text().split("\n")[1])
-    partial = prefix / "tile" / "0" / "000.p" / str(size)
+    partial = prefix / "tile" / "0" / "000.p" / str(size)  # the right edge of m's tree
     partial.write_bytes(b"\0" * len(partial.read_bytes()))
     checkpoint = (prefix / "checkpoint").read_bytes()
     ok(arbiter(store["db"], store["key"], "match", "submit", "m", "bid", "amount=0", "--as",
                store["players"][2]))
+    grown = json.loads(ok(arbiter(store["db"], store["key"], "publish", "m", str(published),
+                                  "--json")))
+    assert grown["logs"][0]["written"] == 0
+    app = Arbiter(store["db"])
+    entries = app.match("m").version
+    app.close()
+    tail = json.loads((prefix / "arbiter" / "log.json").read_text())["tail"]
+    assert [e["seq"] for e in tail] == list(range(size + 1, entries + 1))
+    # grown by a signed round: the new tiles rest on the edge, which must hash to the
+    # checkpoint that names it
+    ok(arbiter(store["db"], store["key"], "match", "close-round", "m", "--round", "2"))
+    files = sorted(p for p in prefix.rglob("*") if p.is_file())
     refused = arbiter(store["db"], store["key"], "publish", "m", str(published))
     assert refused.exit_code == 2 and "tile_conflict" in refused.output
     assert (prefix / "checkpoint").read_bytes() == checkpoint
+    assert sorted(p for p in prefix.rglob("*") if p.is_file()) == files  # nothing written
 
 
 def test_publish_refuses_what_it_cannot_use(store, tmp_path):

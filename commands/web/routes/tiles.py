@@ -1,5 +1,5 @@
 """Anyone, no token: every match and season log as c2sp.org/tlog-tiles under /logs/, the same
-tree `arbiter publish` writes to a folder (docs/audit.md, "Tiles").
+tree `arbiter publish` writes to a folder or a bucket (docs/audit.md, "Tiles").
 
 A tile never changes once it exists, a full one or a partial one (its width is in its path),
 so tiles and entry bundles are cached for a year (`immutable`); the checkpoint and log.json
@@ -22,7 +22,7 @@ from fastapi import APIRouter, Header, Path, Response
 
 from audit.tiles import CHECKPOINT
 from audit.tiles_bundle import LOG_JSON
-from commands.service.tiles import MATCH, SEASON, TiledView
+from commands.service.tiles import MATCH, SEASON, TiledView, cache_control, media_type
 from commands.web.auth import Svc
 from commands.web.edge import Route
 from commands.web.errors import ApiError
@@ -30,9 +30,6 @@ from commands.web.models import MatchId, SeasonId
 
 router = APIRouter(route_class=Route, tags=["anyone"])
 
-IMMUTABLE = "public, max-age=31536000, immutable"
-SHORT_LIVED = "public, max-age=5"
-TYPES = {CHECKPOINT: "text/plain; charset=utf-8", LOG_JSON: "application/json"}
 ANSWERS: dict[int | str, dict[str, Any]] = {
     200: {"description": "The resource", "content": {
         "application/octet-stream": {}, "text/plain": {}, "application/json": {}}},
@@ -83,7 +80,7 @@ def served(view: TiledView, path: str, if_none_match: str | None,
         raise ApiError(404, "not_found", missing(view, path))
     gzipped = path.startswith("tile/entries/") and "gzip" in (accept_encoding or "")
     tag = f'"{sha256(data).hexdigest()[:32]}{"-gz" if gzipped else ""}"'
-    headers = {"ETag": tag, "Cache-Control": SHORT_LIVED if path in TYPES else IMMUTABLE}
+    headers = {"ETag": tag, "Cache-Control": cache_control(path)}
     if path.startswith("tile/entries/"):
         headers["Vary"] = "Accept-Encoding"
     if if_none_match is not None and tag in (t.strip() for t in if_none_match.split(",")):
@@ -91,8 +88,7 @@ def served(view: TiledView, path: str, if_none_match: str | None,
     if gzipped:
         data = compressed(data)
         headers["Content-Encoding"] = "gzip"
-    return Response(data, media_type=TYPES.get(path, "application/octet-stream"),
-                    headers=headers)
+    return Response(data, media_type=media_type(path), headers=headers)
 
 
 @functools.lru_cache(maxsize=128)  # entry bundles never change: each is compressed once
