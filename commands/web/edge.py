@@ -114,8 +114,10 @@ class Route(APIRoute):
 # Starlette's 40 threads: 90 a vote; with 8: 30).
 ENDPOINT_THREADS = POOL
 # Requests from strangers (no token, no page cookie) answered at once in a worker: a flood of
-# them then slows one another, while a player's vote races at most these for the GIL.
-STRANGERS = 2
+# them then slows one another, while a player's vote races at most these for the GIL. One: a
+# vote under 16 strangers, PostgreSQL, p50 14-17 ms and p99 62-89 ms, against 21-23 and 102
+# with two (docs/deploy.md).
+STRANGERS = 1
 # Seconds a stranger waits at most for the players' and the host's requests being answered
 # in its worker: under their steady load strangers are slowed, never shut out.
 PLAYERS_FIRST = 0.25
