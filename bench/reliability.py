@@ -656,6 +656,7 @@ def strangers(store: str, options: argparse.Namespace) -> Result:
             recorded: set[str] = set()
             timed_votes(result, recorded, base, tokens, 2)  # each worker's first load of kc
             alone = timed_votes(result, recorded, base, tokens, options.seconds)
+            beside_alone = beside(recorded, url, options.seconds / 2)
             load = multiprocessing.get_context("spawn").Process(
                 target=pull, args=(base, options.seconds + 30, READABLE, options.nice),
                 daemon=True)
@@ -665,6 +666,7 @@ def strangers(store: str, options: argparse.Namespace) -> Result:
                     http.get(path)
             time.sleep(2)  # the strangers are all pulling
             loaded = timed_votes(result, recorded, base, tokens, options.seconds)
+            beside_loaded = beside(recorded, url, options.seconds / 2)
             load.terminate()
             load.join()
         version, handled = log_of(url)
@@ -673,7 +675,10 @@ def strangers(store: str, options: argparse.Namespace) -> Result:
             result.note("limits on (20/s, 40 at once, per address)")
         if options.nice:
             result.note(f"strangers at nice {options.nice}")
-        for name, samples in (("alone", alone), (f"{STRANGERS} strangers", loaded)):
+        for name, samples in (("alone", alone), (f"{STRANGERS} strangers", loaded),
+                              ("in-process beside serve, alone", beside_alone),
+                              (f"in-process beside serve, {STRANGERS} strangers",
+                               beside_loaded)):
             ordered = sorted(samples)
             result.note(f"{name}: {len(ordered)} votes, p50 {percentile(ordered, 50):.0f} ms, "
                         f"p99 {percentile(ordered, 99):.0f} ms")
@@ -681,6 +686,26 @@ def strangers(store: str, options: argparse.Namespace) -> Result:
             result.failed += 1
     result.named()
     return result
+
+
+def beside(recorded: set[str], url: str, seconds: float) -> list[float]:
+    """bob's votes through `Arbiter.submit` in this process, beside serve (its own GIL, no
+    HTTP): what the machine itself, shared with the strangers and serve, lets a vote take."""
+    app = Arbiter(url, signer=SIGNER)
+    samples: list[float] = []
+    try:
+        stop = time.monotonic() + seconds
+        while time.monotonic() < stop:
+            n = len(recorded)
+            started = time.perf_counter()
+            app.submit("kc", "bob", "vote", {"candidate": PLAYERS[n % 2 + 2]},
+                       command_id=f"beside-{n}")
+            samples.append(time.perf_counter() - started)
+            recorded.add(f"beside-{n}")
+            time.sleep(0.05)
+    finally:
+        app.close()
+    return samples
 
 
 def percentile(ordered: list[float], p: int) -> float:
@@ -718,8 +743,14 @@ READABLE = ["/seasons/spring/bundle", "/matches/spring-totems/bundle", "/matches
 def pull(base: str, seconds: float, paths: list[str] = READABLE, nice: int = 0) -> None:
     """STRANGERS anonymous clients, each asking in turn for one of `paths` (what anyone may
     read), each from an address of its own; two of them hold a stream open instead. With
-    `nice`, they take the cores the service leaves, as clients on other machines would."""
-    os.nice(nice)
+    `nice`, they take the cores the service leaves, as clients on other machines would: a
+    session of their own (Linux groups a session's processes, and shares the CPU between the
+    groups before any niceness counts) of that niceness."""
+    if nice:
+        os.setsid()
+        with suppress(OSError), open("/proc/self/autogroup", "w") as group:
+            group.write(str(nice))
+        os.nice(nice)
     stop = time.monotonic() + seconds
 
     def client(c: int) -> None:
