@@ -22,7 +22,7 @@ def register(cli: click.Group) -> None:
     cli.add_command(publish_command)
 
 
-@click.command("publish", short_help="Write logs as static C2SP tiles to a folder or a bucket.")
+@click.command("publish", short_help="Write logs as static C2SP tiles to a folder or bucket.")
 @click.argument("names", nargs=-1, metavar="[MATCH] DIR|s3://BUCKET[/PREFIX]")
 @click.option("--season", "season_name", default=None, metavar="SEASON",
               help="The season's log and each of its matches' instead of one match.")
