@@ -7,9 +7,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit.errors import AuditError
-from audit.tiles import Tile, TiledLog, TileReader, parse_path
+from audit.tiles import Tile, TiledLog, TileReader
 from audit.tiles_growth import growth
+from tests.audit.test_tiles import served
 from tests.support.tiles_client import SpecClient, rfc_mth
 
 LEAVES = [f'{{"entry":{i}}}'.encode() * (1 + i % 3) for i in range(70_100)]
@@ -57,26 +57,10 @@ def test_growing_a_copy_makes_the_copy_publishing_from_scratch_makes(sizes, data
     assert plan.kept == len(before) - len(plan.remove)
 
 
-def tree(size: int):
-    """The tiles of the whole log as a server of TiledLog answers them, and the paths read."""
-    log = TiledLog(LEAVES[:size])
-    fetched: list[str] = []
-
-    def get(path: str) -> bytes:
-        fetched.append(path)
-        tile = parse_path(path)
-        data = None if tile is None else log.tile(tile, size)
-        if data is None:
-            raise AuditError("tile_missing", path)
-        return data
-
-    return get, fetched
-
-
 def test_a_log_grown_from_the_edge_is_the_log_a_client_reads():
     for old, new in ((1, 600), (255, 256), (256, 70_000), (300, 65_536), (65_535, 65_537),
                      (65_536, 70_000), (69_999, 70_100)):
-        get, fetched = tree(old)
+        get, fetched = served(LEAVES[:old], old)
         reader = TileReader(get, old)
         assert reader.root(old) == rfc_mth(LEAVES[:old])
         edge = reader.edge()
