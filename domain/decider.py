@@ -32,13 +32,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from domain.audiences import HOST as HOST
+from domain.audiences import PUBLIC as PUBLIC
+from domain.audiences import SYSTEM as SYSTEM
+
 if TYPE_CHECKING:
     from domain.rng import Rng
     from domain.setup import SetupBase
 
-PUBLIC = "public"
-HOST = "host"
-SYSTEM = "system"
 
 @dataclass(frozen=True)
 class Command:

@@ -9,8 +9,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from domain.decider import HOST, PUBLIC
-from domain.edge import excerpt
+from domain.audiences import HOST, PUBLIC
 from domain.errors import RuleViolation
 
 CONFIGURED, OPEN, ENDED = "configured", "open", "ended"
@@ -35,4 +34,6 @@ def check_plays(who: str, players: Sequence[str], match: str, also: Sequence[str
     """`unknown_player` unless `who` plays in `match` (or is one of `also`), raised as
     `refusal(code, words)`: each caller's error type (a rule, an audit, an HTTP answer)."""
     if who not in also and who not in players:
+        from domain.edge import excerpt  # the edge's specs are the rules': a reader needs none
+
         raise refusal("unknown_player", f"{excerpt(who)} does not play in {match}")

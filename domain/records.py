@@ -16,9 +16,12 @@ A record is a plain dict (so the store can transcode it):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from domain.decider import HOST, PUBLIC, SYSTEM, Event, Posting
+from domain.audiences import HOST, PUBLIC, SYSTEM
+
+if TYPE_CHECKING:
+    from domain.decider import Event, Posting
 
 PADDING = "padding"
 
@@ -70,6 +73,8 @@ def headline(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def to_event(record: dict[str, Any]) -> Event:
+    from domain.decider import Event, Posting  # a fold's: a reader of a kept view needs none
+
     head = headline(record)
     audience = head["audience"]
     return Event(

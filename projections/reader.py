@@ -12,13 +12,16 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from domain.decider import HOST, PUBLIC, Event, Posting
+from domain.audiences import HOST, PUBLIC
 from domain.games import get_game
 from domain.records import is_fact, may_see, shown, to_event
+
+if TYPE_CHECKING:
+    from domain.decider import Event
 
 NAME = "arbiter_views"
 PREFIX = f"{NAME}_"
@@ -44,6 +47,8 @@ def parsed(texts: list[str]) -> list[Any]:
 
 def event_of(fact: dict[str, Any]) -> Event:
     """A fact as `projections.rows.fact_of` wrote it, as the event a summary folds."""
+    from domain.decider import Event, Posting  # a fold's: a reader of a kept view needs none
+
     audience = fact["audience"]
     return Event(fact["kind"], fact["data"],
                  audience=audience if isinstance(audience, str) else tuple(audience),

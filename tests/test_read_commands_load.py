@@ -131,7 +131,7 @@ def test_a_checkpoint_the_tables_hold_loads_no_game_and_no_cipher(stores):
     assert not done.roots & {*NEVER, *VALIDATION, "eventsourcing", "rich", "cryptography"}
     assert not done.games
     assert not done.under("domain.match", "commands.service.arbiter", "audit.signing",
-                          "audit.notes")
+                          "audit.notes", "domain.decider")
     assert not again.roots & NEVER
     assert again.games == {"kings_court"}
 
@@ -149,7 +149,7 @@ def test_a_view_on_postgresql_loads_its_driver_and_its_games_summary_alone(pg_st
     assert done.stderr == ""  # no note: the tables held every entry it needs
     assert json.loads(done.stdout) == reference(url, viewer, round)
     assert "psycopg" in done.roots  # the one import an SQLite store's read does without
-    assert not done.roots & {*VALIDATION, "eventsourcing", "rich", "psycopg_pool"}
+    assert not done.roots & {*VALIDATION, "eventsourcing", "rich", "psycopg_pool", "sqlite3"}
     assert done.games == {"kings_court"}
     assert not done.under("domain.match", "domain.season", "domain.checkpoints",
                           "commands.service.unit_of_work", "commands.service.arbiter",
@@ -164,9 +164,10 @@ def test_a_checkpoint_on_postgresql_loads_no_game_and_no_service(pg_store):
     assert (printed["round"], printed["stored"]) == (3, True)
     assert printed["note"].startswith(f"arbiter/match/{MATCH}\n")
     assert not done.roots & {*VALIDATION, "eventsourcing", "rich", "cryptography",
-                             "psycopg_pool"}
+                             "psycopg_pool", "sqlite3"}
     assert not done.games
-    assert not done.under("domain.match", "commands.service.arbiter", "audit.signing")
+    assert not done.under("domain.match", "commands.service.arbiter", "audit.signing",
+                          "domain.decider")
 
 
 @pytest.mark.parametrize("args", [

@@ -382,7 +382,7 @@ def view_command(ctx: click.Context, match_id: str, public: bool, player: str | 
                  host: bool, round_: int | None, as_json: bool) -> None:
     """A match as one viewer sees it (the public, a player or the host), now or as of the end
     of a round: the game's summary, then every event that viewer may see."""
-    from domain.decider import HOST, PUBLIC
+    from domain.audiences import HOST, PUBLIC
 
     if sum([public, player is not None, host]) > 1:
         raise RuleViolation("invalid_input", "choose one of --public, --player, --host")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from commands.service.rounds import check_round
-from commands.store.reader import StoreReader, sqlite_reader
+from commands.store.reader import StoreReader
 from commands.store.settings import database_env, database_url
 from domain.logs import CONFIGURED, ENDED, OPEN, READERS, check_plays, checkpoints_log, match_log
 from projections.reader import ViewsReader
@@ -173,11 +173,13 @@ def store_reader(url: str) -> StoreReader | None:
     logs, refused as the service refuses the store when its key does not fit it; None where
     the store's own tables are not made yet (an SQLite file that does not exist, a database
     the library has not written to). PostgreSQL's driver is loaded for a PostgreSQL store
-    alone."""
+    alone, and SQLite's for an SQLite file alone."""
     if database_env(url)["PERSISTENCE_MODULE"] == "eventsourcing.postgres":
         from commands.store.postgres_reader import postgres_reader
 
         return postgres_reader(url)
+    from commands.store.sqlite_reader import sqlite_reader
+
     return sqlite_reader(url)
 
 

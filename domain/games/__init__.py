@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from importlib import import_module
+from typing import TYPE_CHECKING
 
-from domain.decider import Game
-from domain.edge import excerpt
 from domain.errors import RuleViolation
+
+if TYPE_CHECKING:
+    from domain.decider import Game
 
 _MODULES = {
     "amalgamation": "domain.games.amalgamation",
@@ -21,6 +23,8 @@ def get_game(game_id: str) -> Game:
     try:
         return import_module(_MODULES[game_id])
     except KeyError:
+        from domain.edge import excerpt  # the edge's specs are the rules': a reader needs none
+
         known = ", ".join(sorted(_MODULES))
         raise RuleViolation("unknown_game", f"no game {excerpt(game_id)}; known: {known}") from None
 
