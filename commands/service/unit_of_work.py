@@ -16,7 +16,13 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.domain import Aggregate, Snapshot
-from eventsourcing.persistence import EventStore, IntegrityError, InternalError, OperationalError
+from eventsourcing.persistence import (
+    EventStore,
+    IntegrityError,
+    InternalError,
+    OperationalError,
+    Recording,
+)
 
 from commands.service.writers import Busy, writers_for
 from commands.store.sealing import check_key_fits, private_file, store_kind
@@ -117,6 +123,19 @@ class UnitOfWork(Application):
     def _check_store_key(self) -> None:
         cipher = cast(StoreCipher, self.mapper.cipher)  # persistence_env always names it
         check_key_fits(store_kind(self.recorder), cipher.sealed, store_name(self.url))
+
+    def save(self, *aggregates: Aggregate) -> list[Recording[UUID]]:  # type: ignore[override]
+        """The library's save, of aggregates alone: it checks each object against two runtime
+        protocols first (is it an event? does it collect events?), 9 µs a save, a fiftieth of
+        a vote on SQLite."""
+        processing_event = ProcessingEvent[UUID]()
+        for aggregate in aggregates:
+            processing_event.events.extend(aggregate.collect_events())
+            processing_event.aggregates[aggregate.id] = aggregate
+        recordings = self._record(processing_event)
+        self._take_snapshots(processing_event)
+        self._notify(recordings)
+        return recordings
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         """The library's, except that an aggregate is snapshotted as it stands in memory, just
