@@ -10,7 +10,7 @@ it cannot hold after them). Errors quote at most `EXCERPT` characters of what wa
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +23,9 @@ LIST_MAX = 100  # items of a list (a game's max_items is its rules'), keys of an
 DEPTH_MAX = 4  # lists and objects nested in an argument
 ID_MAX = 300  # a command id, the service's namespace prefix included
 EXCERPT = 60
+# A text holds no control character but newline and tab, and no lone surrogate: Unicode's
+# categories Cc (a fixed set of 65) and Cs, as one search rather than a lookup a character.
+UNFIT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 # The match's own commands, beside each game's COMMANDS.
 MATCH_SPECS: dict[str, CommandSpec] = {
@@ -60,15 +63,9 @@ def check_name(value: object, what: str) -> str:
 def check_text(value: str, where: str, limit: int) -> None:
     if len(value) > limit:
         raise RuleViolation("too_large", f"{where}: {len(value)} characters; at most {limit}")
-    if any(_unfit(char) for char in value):
+    if UNFIT.search(value):
         raise RuleViolation("invalid_text", f"{where}: {excerpt(value)} holds a control "
                             "character or a lone surrogate")
-
-
-def _unfit(char: str) -> bool:
-    if char in "\n\t":
-        return False
-    return unicodedata.category(char) in ("Cc", "Cs")
 
 
 def check_command_id(command_id: object) -> None:

@@ -6,12 +6,14 @@ command only. Played on tests/support/whispers.py, whose `shout` takes one argum
 from __future__ import annotations
 
 import contextlib
+import unicodedata
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from commands.service.arbiter import Arbiter
+from domain.edge import UNFIT
 from domain.errors import RuleViolation
 from domain.match import Match
 from tests.support.host_key import SIGNER
@@ -172,3 +174,11 @@ def test_nothing_a_command_accepts_makes_a_later_command_fail(tmp_path_factory, 
         assert app.match("w").round == 2
     finally:
         app.close()
+
+
+def test_unfit_texts_are_unicodes_control_characters_but_newline_and_tab_and_surrogates():
+    unfit = {c for c in map(chr, range(0x110000))
+             if c not in "\n\t" and unicodedata.category(c) in ("Cc", "Cs")}
+    assert len(unfit) == 65 - 2 + 2048
+    for c in map(chr, range(0x110000)):
+        assert bool(UNFIT.search(f"ok{c}ok")) == (c in unfit), hex(ord(c))
