@@ -43,6 +43,11 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count:,} {one if count == 1 else (many or one + 's')}"
 
 
+# A first word that is a name, not a word of the sentence: a label before a colon, or a word
+# holding what a sentence's first word does not (a digit, a dot, an underscore, a hyphen).
+NAMED = re.compile(r"\S+:(\s|$)|\S*[\d._/-]\S*(\s|$)")
+
+
 def plain(text: str) -> str:
     """A message without code marks: no backticks (a command to run reads as itself), and a
     Python repr's quotes ('zed') as a reader's (“zed”)."""
@@ -51,11 +56,14 @@ def plain(text: str) -> str:
 
 
 def sentence(text: str) -> str:
-    """A message as a sentence: capital first, a full stop last, in plain words."""
+    """A message as a sentence: capital first, a full stop last, in plain words. A message
+    that opens with a name (a match, a player, an argument: `kc-1: ...`, `alice: ...`,
+    `vote.candidate: ...`) keeps it as it is written: a name is case-sensitive."""
     text = plain(text)
     if not text:
         return text
-    text = text[:1].upper() + text[1:]
+    if not NAMED.match(text):
+        text = text[:1].upper() + text[1:]
     return text if text[-1] in ".!?…" or text.endswith((".)", "?)", "!)")) else text + "."
 
 

@@ -46,6 +46,18 @@ def test_a_message_reads_as_a_sentence():
     assert words.sentence("open the host's link (`arbiter tokens host`)") == \
         "Open the host's link (arbiter tokens host)."
     assert words.sentence("no match 'kc-9'") == "No match “kc-9”."
+    assert words.sentence("vote was sent 31 times this round") == \
+        "Vote was sent 31 times this round."
+
+
+@pytest.mark.parametrize("said", [
+    "kc-1: other writers held the store for 5 s; nothing was recorded, send it again",
+    "alice: no such player in this season",
+    "vote.candidate: 'zed' is not a player",
+    "season_2 is not open",
+])
+def test_a_message_that_opens_with_a_name_keeps_it_as_written(said):
+    assert words.sentence(said) == words.plain(said) + "."
     assert words.plain("the King's gift and the host's link") == \
         "the King's gift and the host's link"  # apostrophes are not a repr's quotes
 
