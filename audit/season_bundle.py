@@ -93,10 +93,16 @@ def season_header(season: Season, kind: str, host_key: str | None,
     return header
 
 
+def header_line(season: Season, kind: str, host_key: str | None, checkpoints: int) -> str:
+    """The first line of the season's bundle, from the season alone: what a log.json names
+    (audit.tiles_bundle) without loading one of its matches."""
+    return line({HEADER: season_header(season, kind, host_key, checkpoints)})
+
+
 def _season_lines(season: Season, notes: Sequence[str], matches: Mapping[str, Reading],
                   match_notes: Mapping[str, Sequence[str]], kind: str,
                   host_key: str | None) -> Iterator[str]:
-    yield line({HEADER: season_header(season, kind, host_key, len(notes))})
+    yield header_line(season, kind, host_key, len(notes))
     latest: dict[str, int] = {}
     proofs = {match_id: Proofs(leaves(r["entry"] for r in matches[match_id].records))
               for match_id in season.matches}

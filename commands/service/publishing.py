@@ -19,11 +19,11 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from audit.bundle import HEADER, PUBLIC, export, line
+from audit.bundle import PUBLIC, export
 from audit.checkpoints import leaves
 from audit.errors import AuditError
 from audit.notes import parse_checkpoint, parse_note, parse_verifier_key
-from audit.season_bundle import season_header
+from audit.season_bundle import header_line
 from audit.tiles import CHECKPOINT, WIDTH, TiledLog, TileReader
 from audit.tiles_bundle import LOG_JSON, log_document
 from audit.tiles_growth import growth
@@ -169,6 +169,6 @@ def _season(app: Arbiter, name: str, first: int, size: int, notes: list[str],
     (each match's own checkpoints are checked as it is published)."""
     season = app.season(name)
     entries = [r["entry"] for r in season.records[first:]]
-    header = line({HEADER: season_header(season, PUBLIC, key, len(notes))})
+    header = header_line(season, PUBLIC, key, len(notes))
     where = {m: f"../../{prefix_of(MATCH, m)}" for m in season.matches}
     return entries, log_document(header, notes, entries[size - first:], where)

@@ -18,6 +18,7 @@ from urllib.parse import quote
 from audit.bundle import PUBLIC
 from audit.checkpoints import leaves
 from audit.notes import parse_verifier_key
+from audit.season_bundle import header_line
 from audit.tiles import CHECKPOINT, TiledLog, parse_path
 from audit.tiles_bundle import LOG_JSON, log_document
 from commands.service.keys import check_signed_by
@@ -100,7 +101,7 @@ def season_tiles(app: Arbiter, name: str) -> TiledView:
     key = app.signer.verifier_key() if app.signer else None
     if key is not None:
         check_signed_by(app.signed_notes(name), parse_verifier_key(key))
-    header = next(iter(app.season_bundle(name, PUBLIC, key)))
+    header = header_line(season, PUBLIC, key, len(notes))  # no match of it loaded
     entries: list[dict[str, Any]] = [r["entry"] for r in season.records]
     signed = sizes[-1] if sizes else 0
     where = {m: f"../../{prefix_of(MATCH, m)}" for m in season.matches}

@@ -5,6 +5,7 @@ the spec's (tiles immutable, the checkpoint short-lived, an ETag on everything).
 from __future__ import annotations
 
 import base64
+import json
 import socket
 from hashlib import sha256
 from pathlib import Path
@@ -16,6 +17,7 @@ from audit.notes import parse_verifier_key, verify_note
 from audit.tiles_bundle import TiledSource, bundle_lines
 from audit.verify import verify
 from commands.cli.matchfile import load, prepare_season, run
+from commands.service.tiles import season_tiles
 from tests.support.host_key import SIGNER
 from tests.support.tiles_client import SpecClient, rfc_mth
 
@@ -221,3 +223,23 @@ def test_any_page_may_read_the_tiles_and_their_etag_and_nothing_else(server):
         answer = http.get(path, headers=other)
         assert answer.status_code in (200, 404), path
         assert not any(name.startswith("access-control-") for name in answer.headers), path
+
+
+def test_a_seasons_log_json_is_worked_out_from_the_season_alone(server, monkeypatch):
+    """Its header is the season bundle's first line, and no match of the season is loaded
+    for it (a season of many long matches would load them all for one small file)."""
+    served, _ = server
+    app = served.service.arbiter
+    season = load(SEED).season
+    bundle_header = next(iter(app.season_bundle(season, "public",
+                                                app.signer.verifier_key())))
+
+    def no_match(*args, **kwargs):
+        raise AssertionError("a match was loaded for the season's log.json")
+
+    monkeypatch.setattr(app, "match", no_match)
+    document = json.loads(season_tiles(app, season).document)
+    expected = json.loads(bundle_header)["header"]
+    del expected["entries"], expected["checkpoints"]
+    assert document["header"] == expected
+    assert set(document["matches"]) == set(expected["matches"]) and expected["matches"]
