@@ -3,7 +3,7 @@ anyone. Tokens travel only in the Authorization header, so they never reach a lo
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPBearer
@@ -30,6 +30,9 @@ bearer = Bearer(auto_error=False, scheme_name="HTTPBearer",
                 description="The host token, or a player's token for one match (issued by "
                             "the host)")
 Credentials = Annotated[None, Depends(bearer)]
+# What `Credentials` states in the schema, for a route that reads the route class's answer
+# itself (commands.web.routes.players.player_command).
+BEARER: dict[str, Any] = {"security": [{"HTTPBearer": []}]}
 
 
 def service(request: Request) -> Service:

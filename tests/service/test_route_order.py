@@ -27,3 +27,16 @@ def test_no_route_asked_after_the_players_answers_a_path_under_a_players_prefix(
     # and the check can fail: a public path of a match is not a player's
     scope = {"type": "http", "path": "/matches/kc-1", "method": "GET", "root_path": ""}
     assert any(o.matches(scope)[0] == Match.FULL for o in others)
+
+
+def test_a_players_command_states_the_token_in_the_schema_as_the_other_routes_do():
+    """The commands route reads who is asking from the request, not from the dependency that
+    states the bearer scheme: the schema must say the same of it as of its neighbours."""
+    from commands.web.app import create_app
+    from commands.web.worker import Settings
+
+    paths = create_app(Settings(url="sqlite:///:memory:")).openapi()["paths"]
+    ours = paths[f"{PREFIX}/commands"]["post"]
+    neighbour = paths[f"{PREFIX}/spends"]["post"]
+    assert ours["security"] == neighbour["security"] == [{"HTTPBearer": []}]
+    assert [p["name"] for p in ours["parameters"]] == ["match_id", "player"]

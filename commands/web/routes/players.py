@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 
-from commands.web.auth import PlayerOrHost, Svc
+from commands.web.auth import BEARER, PlayerOrHost, Svc, check_player_or_host, service
 from commands.web.edge import PlayerRoute
 from commands.web.models import CommandIn, MatchId, OutcomeOut, PlayerId
 from commands.web.reading import check_viewer, read_inbox, read_standings, read_view
@@ -53,10 +53,14 @@ def submit(svc: Service, match_id: str, player: str, body: CommandIn) -> Outcome
                                     client_id(player, body.id)))
 
 
-@router.post("/commands", summary="Submit a command as this player (vote, bid, ...)")
-def player_command(match_id: MatchId, player: PlayerId, body: CommandIn, svc: Svc,
-                   who: PlayerOrHost) -> OutcomeOut:
-    member(svc, match_id, player, who)
+@router.post("/commands", summary="Submit a command as this player (vote, bid, ...)",
+             openapi_extra=BEARER)
+def player_command(match_id: MatchId, player: PlayerId, body: CommandIn,
+                   request: Request) -> OutcomeOut:
+    # The commonest request reads who is asking and the service from the request itself: as
+    # dependencies (Svc, PlayerOrHost) they cost it three rounds of FastAPI's solving.
+    svc = service(request)
+    member(svc, match_id, player, check_player_or_host(request))
     return submit(svc, match_id, player, body)
 
 
