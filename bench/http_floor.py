@@ -25,7 +25,7 @@ from fastapi import FastAPI, Request
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.cputime import Spent
-from bench.http_throughput import ROOT, percentiles, run, vote
+from bench.http_throughput import ROOT, percentiles, run, vote, wait_for
 
 app = FastAPI()
 
@@ -50,12 +50,7 @@ def main() -> None:
         [sys.executable, "-c", "import uvicorn; uvicorn.run('bench.http_floor:app', "
          f"port={port}, log_level='warning', access_log=False)"], cwd=ROOT)
     try:
-        while True:
-            try:
-                httpx.get(f"{base}/openapi.json", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.2)
+        wait_for(base)
         bodies = [vote("bob", n) for n in range(1, args.requests + 1)]
 
         def client(c: int) -> list[float]:

@@ -128,16 +128,21 @@ def served(url: str, workers: int, env: dict[str, str] | None = None,
         cwd=ROOT, env={"ARBITER_RATE": "0", **os.environ, **(env or {})},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        while True:
-            try:
-                httpx.get(f"{base}/openapi.json", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.2)
+        wait_for(base)
         yield base, server
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=60)
+
+
+def wait_for(base: str) -> None:
+    """Until the server at `base` answers."""
+    while True:
+        try:
+            httpx.get(f"{base}/openapi.json", timeout=1)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.2)
 
 
 def tokens_of(base: str, app: Arbiter, jobs: list[Job]) -> list[str]:
