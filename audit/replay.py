@@ -16,6 +16,7 @@ from domain.decider import HOST, PUBLIC
 from domain.logs import READERS, check_plays
 from domain.match import Match
 from domain.records import may_see, shown
+from projections.story import told_by
 from projections.views import RecordsLog, view
 
 REDACTED = {"audience": HOST, "kind": None, "actor": None, "at": None, "data": None}
@@ -65,14 +66,17 @@ def check_order(start: int, end: int) -> None:
 def changes(match_id: str, viewer: str, before: dict[str, Any],
             after: dict[str, Any]) -> dict[str, Any]:
     """What `viewer` learnt from one replayed round's end (`before`, as `replay` gives it) to
-    a later one's (`after`): each summary entry that changed, and the new events."""
+    a later one's (`after`): each summary entry that changed, the new events, and what they
+    add to the story, told as `view` tells it (`told`: chapters of sentences)."""
     keys = [*before["summary"], *(k for k in after["summary"] if k not in before["summary"])]
+    new = [e for e in after["events"] if e["seq"] > before["as_of"]["seq"]]
     return {
         "match": match_id,
         "viewer": viewer,
         "from": _point(before),
         "to": _point(after),
-        "events": [e for e in after["events"] if e["seq"] > before["as_of"]["seq"]],
+        "events": new,
+        "told": told_by(after, [e["seq"] for e in new]),
         "summary": {k: {"from": before["summary"].get(k), "to": after["summary"].get(k)}
                     for k in keys if before["summary"].get(k) != after["summary"].get(k)},
     }

@@ -155,15 +155,26 @@ def diff_command(ctx: click.Context, source: str, start: int, end: int, viewer: 
 
 
 def diff_text(data: dict[str, Any]) -> list[Any]:
+    """The summary's changes as a table, then what happened meanwhile in sentences, as `view`
+    tells a match (the entries themselves: --json)."""
+    from projections import words
+
     changes = render.new_table("what", f"end of round {data['from']['round']}",
                                f"end of round {data['to']['round']}", title="changed")
     for key, change in data["summary"].items():
         changes.add_row(key, render.block(change["from"]), render.block(change["to"]))
-    return [f"match {data['match']} as {render.seen_by(data['viewer'])} saw it, from the end "
-            f"of round {data['from']['round']} (entry {data['from']['seq']}) to the end of "
-            f"round {data['to']['round']} (entry {data['to']['seq']})",
-            changes if data["summary"] else "nothing in the summary changed",
-            render.events_table(data["events"], title=f"{len(data['events'])} new events")]
+    lines: list[Any] = [
+        f"match {data['match']} as {render.seen_by(data['viewer'])} saw it, from the end of "
+        f"round {data['from']['round']} (entry {data['from']['seq']}) to the end of round "
+        f"{data['to']['round']} (entry {data['to']['seq']})",
+        changes if data["summary"] else "nothing in the summary changed"]
+    for chapter in data["told"]:
+        lines += [f"\n{chapter['title']}", render.Bullets(chapter["lines"])]
+    if not data["told"]:
+        lines.append("nothing new to tell" if not data["events"] else
+                     f"{words.plural(len(data['events']), 'new entry', 'new entries')}, "
+                     "none of them told in the story (--json lists them)")
+    return lines
 
 
 @click.command("bisect", short_help="Where two bundles of one match first disagree.")

@@ -199,12 +199,15 @@ def test_the_last_round_replayed_is_the_round_of_the_last_entry():
 def test_a_summary_key_only_the_later_round_has_is_in_the_diff(ours, monkeypatch):
     """diff names each summary key that changed, a key the earlier view lacks included (from
     None); the sealed_bid views all have the same keys, so the two views are given here."""
-    views = {1: {"as_of": {"round": 1, "seq": 19}, "log_root": "r1", "state_root": "s1",
-                 "events": [], "summary": {"events": 6}},
-             2: {"as_of": {"round": 2, "seq": 35}, "log_root": "r2", "state_root": "s2",
-                 "events": [{"seq": 20}], "summary": {"events": 11, "champion": "ann"}}}
+    opened = {"seq": 20, "round": 2, "kind": "RoundOpened", "actor": "system",
+              "audience": "public", "at": None, "data": {"round": 2}, "postings": []}
+    views = {1: {"game": "sealed_bid", "viewer": "public", "as_of": {"round": 1, "seq": 19},
+                 "log_root": "r1", "state_root": "s1", "events": [], "summary": {"events": 6}},
+             2: {"game": "sealed_bid", "viewer": "public", "as_of": {"round": 2, "seq": 35},
+                 "log_root": "r2", "state_root": "s2", "events": [opened],
+                 "summary": {"events": 11, "champion": "ann"}}}
     monkeypatch.setattr(replay_module, "replay", lambda audit, round, viewer: views[round])
     found = diff(ours[FULL], 1, 2, "public")
     assert found["summary"] == {"events": {"from": 6, "to": 11},
                                 "champion": {"from": None, "to": "ann"}}
-    assert found["events"] == [{"seq": 20}]
+    assert found["events"] == [opened]
