@@ -77,7 +77,8 @@ def publish_command(ctx: click.Context, names: tuple[str, ...], season_name: str
     else:
         assert match_id is not None  # one of the three (above)
         logs = [(MATCH, match_id)]
-    done = [publish(app, shelf, log, name) for log, name in logs]
+    with shelf.holding():
+        done = [publish(app, shelf, log, name) for log, name in logs]
     rows = [{"log": d.log, "id": d.name, "entries": d.entries, "signed": d.size,
              "written": d.written, "kept": d.kept} for d in done]
     render.show({"folder": target, "logs": rows}, as_json, lambda: [

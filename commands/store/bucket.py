@@ -92,6 +92,11 @@ class Bucket:
                 raise RuleViolation("s3_error", f"{self.where} did not remove {error['Key']}: "
                                     f"{error.get('Code')}: {error.get('Message')}")
 
+    def holding(self) -> contextlib.nullcontext[None]:
+        """A bucket has no lock every S3-compatible store keeps alike: one host publishes to
+        it (docs/deploy.md)."""
+        return contextlib.nullcontext()
+
     @contextlib.contextmanager
     def _said(self) -> Iterator[None]:
         """boto3's failures as one typed error in words."""

@@ -6,10 +6,19 @@ S3-compatible bucket in commands.store.bucket.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import NamedTuple, Protocol
+
+from domain.errors import RuleViolation
+
+# How long a publish waits for another to the same folder (a cron line's run outlasting its
+# minute) before it gives up, writing nothing.
+WAIT = 60.0
 
 
 class Placed(NamedTuple):
@@ -34,6 +43,9 @@ class Shelf(Protocol):
     def remove(self, paths: Sequence[str]) -> None:
         """The files gone (a path with none is no error)."""
 
+    def holding(self) -> AbstractContextManager[None]:
+        """This publisher alone at the shelf, as far as the shelf can say."""
+
 
 class Folder:
     """A folder any web server serves as it is: each file written beside its place, then
@@ -56,6 +68,31 @@ class Folder:
             temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
             temporary.write_bytes(file.data)
             os.replace(temporary, path)
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """The folder's own flock (no file of ours beside the tiles for a web server to
+        serve): a second publish to it waits for the first, WAIT seconds at most, then
+        `publish_busy` with nothing written. A folder not made yet is held by its parent's
+        (a refused publish leaves no empty folder behind)."""
+        held = next(p for p in (self.root, *self.root.parents) if p.is_dir())
+        fd = os.open(held, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            deadline = time.monotonic() + WAIT
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise RuleViolation(
+                            "publish_busy", f"another arbiter publish to {self.where} ran for "
+                            f"{WAIT:g} s; nothing was written: run this again once it ends"
+                        ) from None
+                    time.sleep(0.1)
+            yield
+        finally:
+            os.close(fd)  # lets the lock go
 
     def remove(self, paths: Sequence[str]) -> None:
         for path in paths:

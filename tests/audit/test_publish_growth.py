@@ -88,3 +88,37 @@ def test_a_key_that_did_not_sign_the_checkpoints_is_refused_before_anything_is_w
     assert refused.exit_code == 2 and "wrong_host_key" in refused.output
     assert files(folder) == before
     app.close()
+
+
+def test_a_second_publish_to_a_folder_waits_for_the_first_then_gives_up_writing_nothing(
+        tmp_path, monkeypatch):
+    """A cron run outlasting its minute: the next publish to the same folder waits while the
+    folder is held (its flock, any process's), and past the wait is refused, writing nothing;
+    once the folder is let go it publishes."""
+    import fcntl
+    import os
+
+    from commands.store import shelves
+
+    db, key = f"sqlite:///{tmp_path}/arbiter.db", tmp_path / "host.key"
+    keys.save(SIGNER, key)
+    app = Arbiter(db, signer=SIGNER)
+    file = next(stages(app))
+    app.close()
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    monkeypatch.setattr(shelves, "WAIT", 0.3)
+    runner = CliRunner(env={"ARBITER_HOST_KEY": str(key)})
+    held = os.open(folder, os.O_RDONLY)
+    fcntl.flock(held, fcntl.LOCK_EX)  # the first publish, still running
+    try:
+        refused = runner.invoke(cli, ["--db", db, "publish", file.match, str(folder)])
+        assert refused.exit_code == 2, refused.output
+        assert f"error: publish_busy: another arbiter publish to {folder} ran for 0.3 s; " \
+               "nothing was written" in refused.output
+        assert list(folder.iterdir()) == []
+    finally:
+        os.close(held)
+    done = runner.invoke(cli, ["--db", db, "publish", file.match, str(folder), "--json"])
+    assert done.exit_code == 0, done.output
+    assert (folder / "match" / file.match / "checkpoint").is_file()
