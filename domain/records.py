@@ -16,6 +16,8 @@ A record is a plain dict (so the store can transcode it):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from domain.audiences import HOST, PUBLIC, SYSTEM
@@ -73,17 +75,27 @@ def headline(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def to_event(record: dict[str, Any]) -> Event:
-    from domain.decider import Event, Posting  # a fold's: a reader of a kept view needs none
-
     head = headline(record)
-    audience = head["audience"]
-    return Event(
-        kind=head["kind"],
-        data=head["data"],
-        audience=audience if isinstance(audience, str) else tuple(audience),
-        actor=head["actor"],
-        postings=tuple(Posting(**p) for p in record["postings"]),
-    )
+    return made_event(head["kind"], head["data"], head["audience"], head["actor"],
+                      record["postings"])
+
+
+def made_event(kind: str, data: Any, audience: str | list[str] | tuple[str, ...], actor: str,
+               postings: Iterable[dict[str, Any]]) -> Event:
+    """The event a fold reads, from a record's fields or a fact row's (projections.rows)."""
+    event, posting = _fold_types()
+    return event(kind=kind, data=data,
+                 audience=audience if isinstance(audience, str) else tuple(audience),
+                 actor=actor, postings=tuple(posting(**p) for p in postings))
+
+
+@cache
+def _fold_types() -> tuple[type[Event], type[Posting]]:
+    """The rules' values, loaded by the first fold: a reader of a kept view needs none (an
+    import in the function itself would cost every event half a microsecond)."""
+    from domain.decider import Event, Posting
+
+    return Event, Posting
 
 
 def own_parts(record: dict[str, Any], viewer: str) -> list[int]:

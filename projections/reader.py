@@ -18,7 +18,7 @@ import orjson
 
 from domain.audiences import HOST, PUBLIC
 from domain.games import get_game
-from domain.records import is_fact, may_see, shown, to_event
+from domain.records import is_fact, made_event, may_see, shown, to_event
 
 if TYPE_CHECKING:
     from domain.decider import Event
@@ -47,12 +47,8 @@ def parsed(texts: list[str]) -> list[Any]:
 
 def event_of(fact: dict[str, Any]) -> Event:
     """A fact as `projections.rows.fact_of` wrote it, as the event a summary folds."""
-    from domain.decider import Event, Posting  # a fold's: a reader of a kept view needs none
-
-    audience = fact["audience"]
-    return Event(fact["kind"], fact["data"],
-                 audience=audience if isinstance(audience, str) else tuple(audience),
-                 actor=fact["actor"], postings=tuple(Posting(**p) for p in fact["postings"]))
+    return made_event(fact["kind"], fact["data"], fact["audience"], fact["actor"],
+                      fact["postings"])
 
 
 
