@@ -67,6 +67,8 @@ class StoredVersions:
         self.recorder = recorder
         self.postgres = type(recorder).__module__ == "eventsourcing.postgres"
         self.table = recorder.events_table_name
+        self.placeholder = "%s" if self.postgres else "?"
+        self.position = "notification_id" if self.postgres else "rowid"  # the order stored in
         # The primary key's index, walked from one log's id to the next (a loose index scan:
         # a step per log, however many entries each holds), then each log's first event.
         after = f"(SELECT originator_id FROM {self.table} {{}}ORDER BY originator_id LIMIT 1)"
@@ -77,7 +79,7 @@ class StoredVersions:
             f"SELECT e.originator_id, e.topic FROM logs JOIN {self.table} e "
             "ON e.originator_id = logs.id AND e.originator_version = "
             f"(SELECT MIN(originator_version) FROM {self.table} WHERE originator_id = logs.id) "
-            f"ORDER BY e.{'notification_id' if self.postgres else 'rowid'}")
+            f"ORDER BY e.{self.position}")
         path = env.get("SQLITE_DBNAME", "")
         memory = path in ("", ":memory:") or path.startswith("file:")
         self.path = None if memory else os.path.abspath(path)  # as the library opened it
@@ -85,7 +87,7 @@ class StoredVersions:
         self.opened: list[sqlite3.Connection] = []
 
     def statement(self, ids: Sequence[UUID]) -> str:
-        return versions_query(self.table, len(ids), "%s" if self.postgres else "?")
+        return versions_query(self.table, len(ids), self.placeholder)
 
     def with_the_lock(self, ids: Sequence[UUID]) -> tuple[str, list[Any]] | None:
         """The query for PostgreSQL's writer to ask with its lock, in the same round trip
@@ -102,10 +104,8 @@ class StoredVersions:
         notifications in order, hold all of these logs."""
         if not ids:
             return [], 0
-        position = "notification_id" if self.postgres else "rowid"
-        placeholder = "%s" if self.postgres else "?"
         newest = ", ".join(
-            f"(SELECT {position} FROM {self.table} WHERE originator_id = {placeholder} "
+            f"(SELECT {self.position} FROM {self.table} WHERE originator_id = {self.placeholder} "
             f"ORDER BY originator_version DESC LIMIT 1) AS n{i}" for i in range(len(ids)))
         (row,) = self.rows(f"{self.statement(ids)}, {newest}", [*ids, *ids])
         return [v or 0 for v in row[:len(ids)]], max(n or 0 for n in row[len(ids):])
