@@ -53,12 +53,11 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered) * 1000, ordered[int(len(ordered) * 0.99) - 1] * 1000
 
 
-def run(url: str, n: int) -> tuple[float, float, float, float, float, float]:
-    """p50 and p99 of one vote through Arbiter, of the bare save of its records, and of the
-    bare save of one event holding them, in milliseconds."""
+def opened(url: str, match_id: str) -> tuple[Arbiter, list[str]]:
+    """The service on `url` with the seed's King's Court match opened as `match_id` (in a
+    season of that name), and the two players who vote in turn."""
     app = Arbiter(url, signer=keys.generate("bench-host"))
     file = load(SEED_FILE)
-    match_id = f"bench-{secrets.token_hex(4)}"
     file = file.model_copy(update={"match": match_id, "season": match_id})
     prepare_season(app, file)
     app.create_match(match_id=match_id, season=file.season, game=file.game,
@@ -66,7 +65,14 @@ def run(url: str, n: int) -> tuple[float, float, float, float, float, float]:
                      setup={"players": file.players, **file.setup, "max_replacements": 10_000},
                      host_seed=file.host_seed, salt_key=file.salt_key)
     app.submit(match_id, "host", "open_match")
-    voters = file.players[:2]
+    return app, file.players[:2]
+
+
+def run(url: str, n: int) -> tuple[float, float, float, float, float, float]:
+    """p50 and p99 of one vote through Arbiter, of the bare save of its records, and of the
+    bare save of one event holding them, in milliseconds."""
+    match_id = f"bench-{secrets.token_hex(4)}"
+    app, voters = opened(url, match_id)
     bare = Bare(env=persistence_env(url))
     log, one = Log(), Log()
     bare.save(log, one)

@@ -24,10 +24,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import domain.match
-from audit import keys
 from bench.stores import SERVER, postgres_url, sqlite_url
-from bench.submit_latency import SEED_FILE, Bare, Log
-from commands.cli.matchfile import load, prepare_season
+from bench.submit_latency import Bare, Log, opened
 from commands.service.arbiter import Arbiter
 from commands.store.settings import persistence_env
 from commands.store.stored import StoredVersions
@@ -69,16 +67,7 @@ def lock_timed(holding: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def run(url: str, n: int) -> list[tuple[str, float]]:
-    app = Arbiter(url, signer=keys.generate("bench-host"))
-    file = load(SEED_FILE)
-    file = file.model_copy(update={"match": "cost", "season": "cost"})
-    prepare_season(app, file)
-    app.create_match(match_id="cost", season=file.season, game=file.game,
-                     # two voters replace their votes n / 2 times: past the default bound
-                     setup={"players": file.players, **file.setup, "max_replacements": 10_000},
-                     host_seed=file.host_seed, salt_key=file.salt_key)
-    app.submit("cost", "host", "open_match")
-    voters = file.players[:2]
+    app, voters = opened(url, "cost")
     for i in range(20):  # warm: the cache, the connections, the statements
         app.submit("cost", voters[i % 2], "vote", {"candidate": voters[(i + 1) % 2]})
     app.writers.holding = lock_timed(app.writers.holding)  # type: ignore[method-assign]
