@@ -6,14 +6,13 @@ S3-compatible bucket in commands.store.bucket.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
+from commands.store.flock import waited_for
 from domain.errors import RuleViolation
 
 # How long a publish waits for another to the same folder (a cron line's run outlasting its
@@ -78,18 +77,10 @@ class Folder:
         held = next(p for p in (self.root, *self.root.parents) if p.is_dir())
         fd = os.open(held, os.O_RDONLY | os.O_DIRECTORY)
         try:
-            deadline = time.monotonic() + WAIT
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        raise RuleViolation(
-                            "publish_busy", f"another arbiter publish to {self.where} ran for "
-                            f"{WAIT:g} s; nothing was written: run this again once it ends"
-                        ) from None
-                    time.sleep(0.1)
+            if not waited_for(fd, WAIT):
+                raise RuleViolation("publish_busy", f"another arbiter publish to {self.where} "
+                                    f"ran for {WAIT:g} s; nothing was written: run this again "
+                                    "once it ends")
             yield
         finally:
             os.close(fd)  # lets the lock go
